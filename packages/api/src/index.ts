@@ -1,1 +1,8 @@
-export {}
+export * from "./ApiError.js"
+export * from "./Authorization.js"
+export * from "./CompanyApi.js"
+export * from "./CreateInvoiceRequest.js"
+export * from "./ExchangeTokenResult.js"
+export * from "./FaturaApi.js"
+export * from "./InvoicesApi.js"
+export * from "./SystemApi.js"

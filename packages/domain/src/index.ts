@@ -1,1 +1,11 @@
-export {}
+export * as Cents from "./Cents.js"
+export * as Company from "./Company.js"
+export * as Document from "./Document.js"
+export * as FeePlan from "./FeePlan.js"
+export * as Invoice from "./Invoice.js"
+export * as InvoiceStatus from "./InvoiceStatus.js"
+export * as InvoiceTransaction from "./InvoiceTransaction.js"
+export * as PaymentMethod from "./PaymentMethod.js"
+export * as Percentage from "./Percentage.js"
+export * as PixBrCode from "./PixBrCode.js"
+export * as Timestamp from "./Timestamp.js"

@@ -1,1 +1,3 @@
-export {}
+export * as FailureResponses from "./FailureResponses.js"
+export * as FaturaHttp from "./FaturaHttp.js"
+export * as ResponseEnvelope from "./ResponseEnvelope.js"

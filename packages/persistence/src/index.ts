@@ -1,1 +1,6 @@
-export {}
+export * as Database from "./Database.js"
+export * as Migrations from "./Migrations.js"
+export * as SqlCompanyRepository from "./SqlCompanyRepository.js"
+export * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
+export * as SqlReadiness from "./SqlReadiness.js"
+export * as SqlTransactions from "./SqlTransactions.js"

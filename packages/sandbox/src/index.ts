@@ -1,1 +1,1 @@
-export {}
+export * as SandboxPixProvider from "./SandboxPixProvider.js"

@@ -1,1 +1,2 @@
-export {}
+export * as PgliteClient from "./PgliteClient.js"
+export * as PgliteMigrator from "./PgliteMigrator.js"

@@ -1,0 +1,24 @@
+// The security of the protected endpoints (SPEC 2): a bearer secret key that resolves to the calling company.
+import type { Company, Invoice } from "@fatura/domain"
+import { Context } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { Forbidden, Unauthorized, Unavailable } from "./ApiError.js"
+
+/** The company and mode behind the request's secret key, for the handlers that run after authentication. */
+export class Caller extends Context.Service<
+  Caller,
+  {
+    readonly keyId: number
+    readonly mode: Invoice.Mode
+    readonly company: Company.Company
+  }
+>()("@fatura/api/Caller") {}
+
+export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
+  SecretKeyAuthorization,
+  { provides: Caller; requires: never }
+>()("@fatura/api/SecretKeyAuthorization", {
+  requiredForClient: true,
+  security: { secretKey: HttpApiSecurity.bearer },
+  error: [Unauthorized, Forbidden, Unavailable]
+}) {}

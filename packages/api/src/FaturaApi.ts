@@ -1,0 +1,20 @@
+// The whole HTTP contract of Fatura, shared by the server and every typed client.
+import { HttpApi, OpenApi } from "effect/http-api"
+import { CompanyApi } from "./CompanyApi.js"
+import { InvoicesApi } from "./InvoicesApi.js"
+import { SystemApi } from "./SystemApi.js"
+
+export class FaturaApi extends HttpApi.make("fatura")
+  .add(InvoicesApi)
+  .add(CompanyApi)
+  .add(SystemApi)
+  // Report every problem of a request at once, one `issues` entry each (SPEC 3).
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
+  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Fatura",
+      version: "2",
+      description: "Payment invoices for Brazilian merchants: pix, boleto and credit card."
+    })
+  ) {}

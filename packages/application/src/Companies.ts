@@ -1,0 +1,142 @@
+// Use cases of the company: its information with current balances, registration, blocks, and 3-D Secure.
+import { type Company, FeePlan, type Timestamp } from "@fatura/domain"
+import { Context, Effect, Layer, Option } from "effect"
+import * as Clock from "./Clock.js"
+import { CompanyRepository } from "./CompanyRepository.js"
+import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
+import type { Principal } from "./Principal.js"
+import { keyPrefix, newPublicToken, newSecretKey, newWebhookSecret, sha256Hex } from "./Secrets.js"
+import { Transactions } from "./Transactions.js"
+
+export interface CompanyInfo {
+  readonly company: Company.Company
+  readonly totals: Company.CompanyTotals
+}
+
+export interface Registration {
+  readonly cnpj: string
+  readonly name: string
+  readonly email: string
+  readonly pixKey?: string | undefined
+  readonly feePlan?: FeePlan.FeePlan | undefined
+}
+
+export interface RegisteredCompany {
+  readonly company: Company.Company
+  /** A test secret key, shown once. */
+  readonly secretKey: string
+  /** The postback signing secret, shown once. */
+  readonly webhookSecret: string
+}
+
+export interface ExchangeToken {
+  readonly company: Company.Company
+  readonly publicToken: string
+  readonly activatedAt: Timestamp.Timestamp
+  readonly updatedAt: Timestamp.Timestamp
+}
+
+/** The company a newcomer finds on a fresh embedded database (SPEC 12.2). */
+export const demoRegistration: Registration = {
+  cnpj: "11222333000181",
+  name: "Loja Demonstração Ltda",
+  email: "demo@fatura.dev"
+}
+
+export class Companies extends Context.Service<
+  Companies,
+  {
+    readonly info: (principal: Principal) => Effect.Effect<CompanyInfo, StorageUnavailable>
+    readonly register: (registration: Registration) => Effect.Effect<RegisteredCompany, StorageUnavailable>
+    /** Registers the demo company when there is no company at all; returns it when it did. */
+    readonly registerDemoIfEmpty: Effect.Effect<Option.Option<RegisteredCompany>, StorageUnavailable>
+    readonly setBlock: (
+      companyId: Company.CompanyId,
+      block: Company.BlockKind,
+      blocked: boolean
+    ) => Effect.Effect<void, CompanyNotFound | StorageUnavailable>
+    readonly activate3ds: (principal: Principal) => Effect.Effect<ExchangeToken, StorageUnavailable>
+  }
+>()("@fatura/application/Companies") {
+  static readonly layer = Layer.effect(
+    Companies,
+    Effect.gen(function* () {
+      const companies = yield* CompanyRepository
+      const transactions = yield* Transactions
+
+      const info = Effect.fn("Companies.info")(function* (principal: Principal) {
+        const totals = yield* companies.totals(principal.company.id, principal.mode, yield* Clock.now)
+        return { company: principal.company, totals }
+      })
+
+      const insertCompanyWithKey = Effect.fn("Companies.register")(function* (registration: Registration) {
+        const webhookSecret = newWebhookSecret()
+        const company = yield* companies.create({
+          cnpj: registration.cnpj,
+          corporateReason: registration.name,
+          fantasyName: registration.name,
+          email: registration.email,
+          pixKey: registration.pixKey ?? registration.email,
+          feePlan: registration.feePlan ?? FeePlan.defaultFeePlan,
+          isCustomFeePlan: registration.feePlan !== undefined,
+          webhookSecret,
+          now: yield* Clock.now
+        })
+        const secretKey = newSecretKey("test")
+        yield* companies.insertKey({
+          companyId: company.id,
+          kind: "secret",
+          mode: "test",
+          prefix: keyPrefix(secretKey),
+          hash: yield* sha256Hex(secretKey),
+          publicToken: null,
+          now: company.createdAt
+        })
+        return { company, secretKey, webhookSecret }
+      })
+
+      const register = (registration: Registration) => transactions.withTransaction(insertCompanyWithKey(registration))
+
+      const registerDemoIfEmpty = Effect.gen(function* () {
+        if ((yield* companies.count) > 0) return Option.none()
+        return Option.some(yield* register(demoRegistration))
+      })
+
+      const setBlock = Effect.fn("Companies.setBlock")(function* (
+        companyId: Company.CompanyId,
+        block: Company.BlockKind,
+        blocked: boolean
+      ) {
+        const found = yield* companies.setBlock(companyId, block, blocked, yield* Clock.now)
+        if (!found) return yield* new CompanyNotFound({ companyId })
+      })
+
+      const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
+        const now = yield* Clock.now
+        const token = newPublicToken(principal.mode)
+        const activation = yield* companies.activate3ds(
+          principal.company.id,
+          principal.mode,
+          {
+            companyId: principal.company.id,
+            kind: "public",
+            mode: principal.mode,
+            prefix: keyPrefix(token),
+            hash: yield* sha256Hex(token),
+            publicToken: token,
+            now
+          },
+          now
+        )
+        return {
+          company: { ...principal.company, isActive3ds: true, updatedAt: now },
+          publicToken: activation.publicToken,
+          activatedAt: activation.activatedAt,
+          updatedAt: activation.updatedAt
+        }
+      })
+
+      return Companies.of({ info, register, registerDemoIfEmpty, setBlock, activate3ds })
+    })
+  )
+}

@@ -1,0 +1,83 @@
+// Port: companies, their totals, and their keys.
+import type { Company, FeePlan, Invoice, Timestamp } from "@fatura/domain"
+import { Context, type Effect, type Option } from "effect"
+import type { StorageUnavailable } from "./Failures.js"
+
+export interface NewCompany {
+  readonly cnpj: string
+  readonly corporateReason: string
+  readonly fantasyName: string
+  readonly email: string
+  readonly pixKey: string
+  readonly feePlan: FeePlan.FeePlan
+  readonly isCustomFeePlan: boolean
+  readonly webhookSecret: string
+  readonly now: Timestamp.Timestamp
+}
+
+export type KeyKind = "secret" | "public"
+
+export interface ApiKeyRecord {
+  readonly id: number
+  readonly companyId: Company.CompanyId
+  readonly kind: KeyKind
+  readonly mode: Invoice.Mode
+  readonly prefix: string
+  readonly createdAt: Timestamp.Timestamp
+  readonly revokedAt: Timestamp.Timestamp | null
+}
+
+export interface NewApiKey {
+  readonly companyId: Company.CompanyId
+  readonly kind: KeyKind
+  readonly mode: Invoice.Mode
+  readonly prefix: string
+  readonly hash: string
+  /** Kept in clear for public tokens only: they are handed out again on every exchange. */
+  readonly publicToken: string | null
+  readonly now: Timestamp.Timestamp
+}
+
+export interface ThreeDsActivation {
+  readonly publicToken: string
+  readonly activatedAt: Timestamp.Timestamp
+  readonly updatedAt: Timestamp.Timestamp
+}
+
+export class CompanyRepository extends Context.Service<
+  CompanyRepository,
+  {
+    readonly create: (company: NewCompany) => Effect.Effect<Company.Company, StorageUnavailable>
+    readonly findById: (id: Company.CompanyId) => Effect.Effect<Option.Option<Company.Company>, StorageUnavailable>
+    readonly count: Effect.Effect<number, StorageUnavailable>
+    /** Balances and paid totals of the company's objects of one mode (test and live money never mix). */
+    readonly totals: (
+      id: Company.CompanyId,
+      mode: Invoice.Mode,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<Company.CompanyTotals, StorageUnavailable>
+    readonly setBlock: (
+      id: Company.CompanyId,
+      block: Company.BlockKind,
+      blocked: boolean,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Marks 3-D Secure active and returns the company's public token for `mode`, creating it on the first call;
+     * later calls keep the token and the activation time and move only `updatedAt`.
+     */
+    readonly activate3ds: (
+      id: Company.CompanyId,
+      mode: Invoice.Mode,
+      candidate: NewApiKey,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<ThreeDsActivation, StorageUnavailable>
+    readonly insertKey: (key: NewApiKey) => Effect.Effect<ApiKeyRecord, StorageUnavailable>
+    /** The key with this hash and its company, when the key exists. */
+    readonly findKeyByHash: (
+      hash: string
+    ) => Effect.Effect<Option.Option<{ key: ApiKeyRecord; company: Company.Company }>, StorageUnavailable>
+    readonly revokeKeys: (prefix: string, now: Timestamp.Timestamp) => Effect.Effect<number, StorageUnavailable>
+    readonly listKeys: (id: Company.CompanyId) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, StorageUnavailable>
+  }
+>()("@fatura/application/CompanyRepository") {}

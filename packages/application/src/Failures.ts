@@ -1,0 +1,34 @@
+// The ways a use case can refuse, in the application's words; the HTTP adapter maps each to the contract.
+
+import { Company } from "@fatura/domain"
+import { Schema } from "effect"
+
+/** No usable secret key: missing, malformed, unknown, revoked, or a public token. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  reason: Schema.String
+}) {}
+
+/** The company is blocked for what it asked (SPEC 7.5). */
+export class CompanyBlocked extends Schema.TaggedError<CompanyBlocked>()("CompanyBlocked", {
+  block: Company.BlockKind
+}) {}
+
+/** No invoice of this company has that id; another company's invoice is just as unknown. */
+export class InvoiceNotFound extends Schema.TaggedError<InvoiceNotFound>()("InvoiceNotFound", {
+  reference: Schema.String
+}) {}
+
+/** No company has that id (CLI). */
+export class CompanyNotFound extends Schema.TaggedError<CompanyNotFound>()("CompanyNotFound", {
+  companyId: Schema.Number
+}) {}
+
+/** A payment method this build cannot take yet. */
+export class MethodNotSupported extends Schema.TaggedError<MethodNotSupported>()("MethodNotSupported", {
+  method: Schema.String
+}) {}
+
+/** The database cannot be reached; the request may be retried later. */
+export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
+  message: Schema.String
+}) {}

@@ -1,0 +1,50 @@
+// Port: invoices with their clients, timelines and events.
+import type { Company, Document, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
+import { Context, type Effect, type Option } from "effect"
+import type { StorageUnavailable } from "./Failures.js"
+
+export type NewInvoice = Omit<Invoice.Invoice, "id" | "client" | "timeline">
+
+export type InvoiceReference =
+  | { readonly _tag: "SecureId"; readonly secureId: Invoice.SecureId }
+  | { readonly _tag: "Id"; readonly id: Invoice.InvoiceId }
+
+export interface ClientContact {
+  readonly companyId: Company.CompanyId
+  readonly document: Document.Document
+  readonly name: string
+  readonly email: string
+  readonly phone: string | null
+  readonly now: Timestamp.Timestamp
+}
+
+export interface NewEvent {
+  readonly id: string
+  readonly companyId: Company.CompanyId
+  readonly invoiceId: Invoice.InvoiceId
+  readonly type: string
+  readonly livemode: boolean
+  readonly data: unknown
+  readonly createdAt: Timestamp.Timestamp
+}
+
+export class InvoiceRepository extends Context.Service<
+  InvoiceRepository,
+  {
+    /** Creates or refreshes the company's client record for this document. */
+    readonly upsertClient: (contact: ClientContact) => Effect.Effect<Invoice.Client, StorageUnavailable>
+    /** Inserts the invoice with its first timeline entry and returns it as stored. */
+    readonly insert: (
+      invoice: NewInvoice,
+      client: Invoice.Client,
+      first: { readonly status: InvoiceStatus.InvoiceStatus; readonly event: string }
+    ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
+    /** The company's invoice of that mode; invoices of other companies or of the other mode are not found. */
+    readonly find: (
+      companyId: Company.CompanyId,
+      mode: Invoice.Mode,
+      reference: InvoiceReference
+    ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
+    readonly recordEvent: (event: NewEvent) => Effect.Effect<void, StorageUnavailable>
+  }
+>()("@fatura/application/InvoiceRepository") {}

@@ -1,0 +1,17 @@
+// Port: the pix service provider that registers a charge and hands back the BR Code the payer scans.
+import type { Cents, Company, Timestamp } from "@fatura/domain"
+import { Context, type Effect } from "effect"
+
+export interface PixChargeRequest {
+  readonly company: Company.Company
+  readonly amount: Cents.Cents
+  readonly txid: string
+  readonly expiresAt: Timestamp.Timestamp
+}
+
+export class PixProvider extends Context.Service<
+  PixProvider,
+  {
+    readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }>
+  }
+>()("@fatura/application/PixProvider") {}

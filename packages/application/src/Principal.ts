@@ -1,0 +1,8 @@
+// Who is calling: the company behind a secret key, and the key's mode.
+import type { Company, Invoice } from "@fatura/domain"
+
+export interface Principal {
+  readonly keyId: number
+  readonly mode: Invoice.Mode
+  readonly company: Company.Company
+}

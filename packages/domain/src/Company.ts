@@ -1,0 +1,89 @@
+// The merchant: its registration, bank account, fee plan, blocks and 3-D Secure state.
+import { Schema } from "effect"
+import type { FeePlan } from "./FeePlan.js"
+import type { PaymentMethod } from "./PaymentMethod.js"
+import type { Timestamp } from "./Timestamp.js"
+
+export const CompanyId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("CompanyId"))
+export type CompanyId = typeof CompanyId.Type
+
+export const BankType = Schema.Literals(["corrente", "poupanca"])
+export type BankType = typeof BankType.Type
+
+export const BlockKind = Schema.Literals(["system", "processing", "pix", "card", "bank_slip", "sake"])
+export type BlockKind = typeof BlockKind.Type
+
+export type Blocks = { readonly [K in BlockKind]: boolean }
+
+export const noBlocks: Blocks = {
+  system: false,
+  processing: false,
+  pix: false,
+  card: false,
+  bank_slip: false,
+  sake: false
+}
+
+export interface Company {
+  readonly id: CompanyId
+  /** Digits, or the 2026 alphanumeric form, without formatting. */
+  readonly cnpj: string
+  readonly companyType: string
+  readonly corporateReason: string
+  readonly fantasyName: string
+  readonly urlWebsite: string
+  readonly email: string
+  readonly address: {
+    readonly street: string
+    readonly number: string
+    readonly city: string
+    readonly postalCode: string
+    readonly province: string
+    readonly state: string
+  }
+  readonly bank: {
+    readonly account: string
+    readonly agency: string
+    readonly digit: string
+    readonly name: string
+    readonly type: BankType
+  }
+  readonly blocks: Blocks
+  readonly feePlan: FeePlan
+  readonly isCustomFeePlan: boolean
+  readonly pixKey: string
+  readonly isActive3ds: boolean
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+}
+
+/** Balances and paid totals, all derived from the ledger and the invoices (SPEC 5.3, 7.4). */
+export interface CompanyTotals {
+  readonly balancePix: number
+  readonly balanceCard: number
+  readonly balanceBankSlip: number
+  readonly amountInvoiceTotal: number
+  readonly amountInvoicesCompeticion: number
+}
+
+export const zeroTotals: CompanyTotals = {
+  balancePix: 0,
+  balanceCard: 0,
+  balanceBankSlip: 0,
+  amountInvoiceTotal: 0,
+  amountInvoicesCompeticion: 0
+}
+
+const methodBlock: Record<PaymentMethod, BlockKind> = {
+  pix: "pix",
+  bank_slip: "bank_slip",
+  credit_card: "card"
+}
+
+/** The block that forbids creating an invoice of this method, if any (SPEC 7.5). */
+export const creationBlock = (blocks: Blocks, method: PaymentMethod): BlockKind | undefined => {
+  if (blocks.system) return "system"
+  if (blocks.processing) return "processing"
+  const kind = methodBlock[method]
+  return blocks[kind] ? kind : undefined
+}

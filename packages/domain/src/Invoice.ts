@@ -1,0 +1,136 @@
+// A payment invoice: what the payer owes, how, and everything that has happened to it since.
+import { Result, Schema } from "effect"
+import type { Cents } from "./Cents.js"
+import type { CompanyId } from "./Company.js"
+import type { Document } from "./Document.js"
+import type { FeeSplit } from "./FeePlan.js"
+import type { InvoiceStatus } from "./InvoiceStatus.js"
+import type { PaymentMethod } from "./PaymentMethod.js"
+import type { Timestamp } from "./Timestamp.js"
+
+export const InvoiceId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("InvoiceId"))
+export type InvoiceId = typeof InvoiceId.Type
+
+export const SecureId = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)),
+  Schema.brand("SecureId")
+)
+export type SecureId = typeof SecureId.Type
+
+export const ClientId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("ClientId"))
+export type ClientId = typeof ClientId.Type
+
+/** Test objects are made by sandbox keys, live ones by live keys; the two never mix. */
+export const Mode = Schema.Literals(["test", "live"])
+export type Mode = typeof Mode.Type
+
+export const minimumAmount = 100
+export const maximumAmount = 100_000_000
+
+export interface InvoiceItem {
+  readonly title: string
+  readonly description: string | null
+  readonly quantity: number
+  readonly unitPrice: Cents
+  readonly tangible: boolean
+}
+
+export interface PayerAddress {
+  readonly zip: string | null
+  readonly line: string | null
+  readonly number: string | null
+  readonly complement: string | null
+  readonly city: string | null
+  readonly state: string | null
+}
+
+export interface Payer {
+  readonly name: string
+  readonly document: Document
+  readonly email: string
+  readonly phone: string | null
+  readonly address: PayerAddress
+}
+
+/** The company's record of a payer, one per document; later invoices refresh its contact data. */
+export interface Client {
+  readonly id: ClientId
+  readonly name: string
+  readonly email: string
+  readonly phone: string | null
+  readonly document: Document
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+}
+
+export interface TimelineEntry {
+  readonly status: InvoiceStatus
+  readonly event: string
+  readonly createdAt: Timestamp
+}
+
+export interface PixCharge {
+  readonly qrCode: string
+  readonly txid: string
+  readonly expiresAt: Timestamp
+}
+
+export interface Invoice {
+  readonly id: InvoiceId
+  readonly secureId: SecureId
+  readonly companyId: CompanyId
+  readonly mode: Mode
+  readonly method: PaymentMethod
+  readonly status: InvoiceStatus
+  readonly amount: Cents
+  readonly installments: number
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+  readonly paidAt: Timestamp | null
+  readonly refundedAmount: Cents
+  readonly refusedReason: string | null
+  readonly postbackUrl: string | null
+  readonly traceable: boolean
+  readonly ip: string | null
+  readonly metadata: Readonly<Record<string, string>> | null
+  readonly externalRef: string | null
+  readonly items: ReadonlyArray<InvoiceItem>
+  readonly payer: Payer
+  readonly client: Client
+  readonly tokenCheckout: string
+  readonly fee: FeeSplit
+  readonly pix: PixCharge | null
+  readonly timeline: ReadonlyArray<TimelineEntry>
+}
+
+export class AmountOutOfRange extends Schema.TaggedError<AmountOutOfRange>()("AmountOutOfRange", {
+  amount: Schema.Number
+}) {
+  override get message() {
+    return `total_price_cents must be between ${minimumAmount} and ${maximumAmount}, got ${this.amount}`
+  }
+}
+
+export class TotalMismatch extends Schema.TaggedError<TotalMismatch>()("TotalMismatch", {
+  total: Schema.Number,
+  itemsTotal: Schema.Number
+}) {
+  override get message() {
+    return `the items add up to ${this.itemsTotal} but total_price_cents is ${this.total}`
+  }
+}
+
+/** An invoice amount is between R$ 1,00 and R$ 1.000.000,00 (SPEC 4.1). */
+export const checkAmount = (amount: number): Result.Result<Cents, AmountOutOfRange> =>
+  Number.isSafeInteger(amount) && amount >= minimumAmount && amount <= maximumAmount
+    ? Result.succeed(amount as Cents)
+    : Result.fail(new AmountOutOfRange({ amount }))
+
+/** Items, when given, must add up to the total exactly. */
+export const checkItemsTotal = (
+  items: ReadonlyArray<Pick<InvoiceItem, "quantity" | "unitPrice">>,
+  total: Cents
+): Result.Result<void, TotalMismatch> => {
+  const itemsTotal = items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0)
+  return itemsTotal === total ? Result.void : Result.fail(new TotalMismatch({ total, itemsTotal }))
+}

@@ -1,0 +1,361 @@
+// The seed's "Invoice transaction" resource (SPEC 5.1–5.3): the one JSON shape in which an invoice is
+// shown to merchants, in responses and in events, with the seed's field names and types exactly.
+import { Schema } from "effect"
+import type { Company, CompanyTotals } from "./Company.js"
+import * as Cnpj from "./Document.js"
+import type { Invoice } from "./Invoice.js"
+import { InvoiceStatus } from "./InvoiceStatus.js"
+import { PaymentMethod } from "./PaymentMethod.js"
+import { Timestamp } from "./Timestamp.js"
+
+const Int = Schema.Int
+const NullableString = Schema.NullOr(Schema.String)
+
+export const Item = Schema.Struct({
+  title: Schema.String,
+  quantity: Int,
+  unitPrice: Int,
+  tangible: Schema.Boolean,
+  externalRef: NullableString
+})
+
+export const Fee = Schema.Struct({
+  estimatedFee: Schema.Number,
+  fixedAmount: Schema.Number,
+  netAmount: Schema.Number,
+  spreadPercentage: Schema.Number
+})
+
+export const Client = Schema.Struct({
+  id: Int,
+  name: Schema.String,
+  email: Schema.String,
+  phone: Schema.String,
+  cpf_cnpj: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+
+export const Customer = Schema.Struct({
+  id: Int,
+  name: Schema.String,
+  email: Schema.String,
+  phone: Schema.String,
+  birthdate: NullableString,
+  createdAt: Timestamp,
+  externalRef: NullableString,
+  document: Schema.Struct({ number: Schema.String, type: Schema.Literals(["cpf", "cnpj"]) }),
+  address: Schema.Struct({
+    street: Schema.String,
+    streetNumber: Schema.String,
+    neighborhood: Schema.String,
+    city: Schema.String,
+    state: Schema.String,
+    zipCode: Schema.String,
+    complement: NullableString,
+    country: Schema.String
+  })
+})
+
+export const Enterprise = Schema.Struct({
+  id: Int,
+  cnpj: Schema.String,
+  company_type: Schema.String,
+  corporate_reason: Schema.String,
+  fantasy_name: Schema.String,
+  url_website: Schema.String,
+  address: Schema.String,
+  address_city: Schema.String,
+  address_number: Schema.String,
+  address_postal_code: Schema.String,
+  address_province: Schema.String,
+  address_state: Schema.String,
+  bank_account: Schema.String,
+  bank_agency: Schema.String,
+  bank_digit: Schema.String,
+  bank_name: Schema.String,
+  bank_type: Schema.String,
+  amount_invoice_total: Int,
+  amount_invoices_competicion: Int,
+  balance_bank_slip: Int,
+  balance_card: Int,
+  balance_pix: Int,
+  blocked_bank_slip: Schema.Boolean,
+  blocked_card: Schema.Boolean,
+  blocked_pix: Schema.Boolean,
+  blocked_processing: Schema.Boolean,
+  blocked_sake: Schema.Boolean,
+  blocked_system: Schema.Boolean,
+  is_custom: Schema.Boolean,
+  create_at: Timestamp,
+  update_at: Timestamp,
+  is_active_3ds: Schema.Boolean
+})
+export type Enterprise = typeof Enterprise.Type
+
+export const InvoiceDetail = Schema.Struct({
+  id: Int,
+  invoice_id: Schema.String,
+  invoice_id_external: NullableString,
+  invoice_id_external2: NullableString,
+  invoice_id_external3: NullableString,
+  payment_method: PaymentMethod,
+  status: InvoiceStatus,
+  is_pix: Schema.Boolean,
+  is_bank_slip: Schema.Boolean,
+  is_credit_card: Schema.Boolean,
+  is_anticipated: Schema.Boolean,
+  anticipation_approved: Schema.Boolean,
+  is_indication_tax: Schema.Boolean,
+  postback_url: Schema.String,
+  qr_code_pix: Schema.String,
+  token_checkout: Schema.String,
+  retention_tax: Schema.Number,
+  value_adq: Schema.Number,
+  value_platform: Schema.Number,
+  value_indication: Schema.Number,
+  value_seller: Schema.Number,
+  value_total: Schema.Number,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+
+export const Boleto = Schema.Struct({
+  barcode: Schema.String,
+  digitable_line: Schema.String,
+  due_date: Schema.String,
+  url: Schema.String,
+  bank_code: Schema.String,
+  our_number: Schema.String
+})
+
+export const Card = Schema.Struct({
+  brand: Schema.String,
+  first_digits: Schema.String,
+  last_digits: Schema.String,
+  holder_name: Schema.String,
+  expiration_month: Int,
+  expiration_year: Int,
+  three_d_secure: Schema.NullOr(
+    Schema.Struct({ eci: NullableString, version: NullableString, authenticated: Schema.Boolean })
+  )
+})
+
+export const CardAssociate = Schema.Struct({
+  id: Int,
+  brand: Schema.String,
+  last_digits: Schema.String,
+  client_id: Int,
+  created_at: Timestamp
+})
+
+export const FinancialMovement = Schema.Struct({
+  id: Int,
+  type: Schema.Literals(["payment", "fee", "refund", "chargeback"]),
+  direction: Schema.Literals(["credit", "debit"]),
+  amount: Int,
+  balance: Schema.Literals(["pix", "card", "bank_slip"]),
+  created_at: Timestamp
+})
+
+export const Refund = Schema.Struct({
+  id: Int,
+  amount: Int,
+  reason: NullableString,
+  status: Schema.Literal("succeeded"),
+  created_at: Timestamp
+})
+
+export const TimelineEntry = Schema.Struct({
+  status: InvoiceStatus,
+  event: Schema.String,
+  created_at: Timestamp
+})
+
+export const Pix = Schema.Struct({
+  qrCode: Schema.String,
+  txid: Schema.optionalKey(Schema.String),
+  expiresAt: Schema.optionalKey(Timestamp)
+})
+
+export const InvoiceTransaction = Schema.Struct({
+  id: Int,
+  secureId: Schema.String,
+  companyId: Int,
+  amount: Int,
+  installments: Int,
+  paymentMethod: PaymentMethod,
+  status: InvoiceStatus,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  paidAt: Schema.NullOr(Timestamp),
+  refundedAmount: Int,
+  refusedReason: NullableString,
+  postbackUrl: Schema.String,
+  traceable: Schema.Boolean,
+  boleto: Schema.NullOr(Boleto),
+  card: Schema.NullOr(Card),
+  card_associate: Schema.NullOr(CardAssociate),
+  delivery: Schema.Null,
+  shipping: Schema.Null,
+  ip: NullableString,
+  metadata: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
+  externalRef: NullableString,
+  financial_movements: Schema.Array(FinancialMovement),
+  refunds: Schema.Array(Refund),
+  splits: Schema.Array(Schema.Unknown),
+  timeline: Schema.Array(TimelineEntry),
+  items: Schema.Array(Item),
+  pix: Pix,
+  fee: Fee,
+  client: Client,
+  customer: Customer,
+  enterprise: Enterprise,
+  invoice: InvoiceDetail
+})
+export type InvoiceTransaction = typeof InvoiceTransaction.Type
+
+/** The Enterprise object of a company with its current totals (SPEC 5.3). */
+export const renderEnterprise = (company: Company, totals: CompanyTotals): Enterprise => ({
+  id: company.id,
+  cnpj: Cnpj.formatCnpj(company.cnpj),
+  company_type: company.companyType,
+  corporate_reason: company.corporateReason,
+  fantasy_name: company.fantasyName,
+  url_website: company.urlWebsite,
+  address: company.address.street,
+  address_city: company.address.city,
+  address_number: company.address.number,
+  address_postal_code: company.address.postalCode,
+  address_province: company.address.province,
+  address_state: company.address.state,
+  bank_account: company.bank.account,
+  bank_agency: company.bank.agency,
+  bank_digit: company.bank.digit,
+  bank_name: company.bank.name,
+  bank_type: company.bank.type,
+  amount_invoice_total: totals.amountInvoiceTotal,
+  amount_invoices_competicion: totals.amountInvoicesCompeticion,
+  balance_bank_slip: totals.balanceBankSlip,
+  balance_card: totals.balanceCard,
+  balance_pix: totals.balancePix,
+  blocked_bank_slip: company.blocks.bank_slip,
+  blocked_card: company.blocks.card,
+  blocked_pix: company.blocks.pix,
+  blocked_processing: company.blocks.processing,
+  blocked_sake: company.blocks.sake,
+  blocked_system: company.blocks.system,
+  is_custom: company.isCustomFeePlan,
+  create_at: company.createdAt,
+  update_at: company.updatedAt,
+  is_active_3ds: company.isActive3ds
+})
+
+/** The Invoice transaction of an invoice, as of now, for the company that owns it. */
+export const render = (invoice: Invoice, company: Company, totals: CompanyTotals): InvoiceTransaction => {
+  const qrCode = invoice.pix?.qrCode ?? ""
+  const postbackUrl = invoice.postbackUrl ?? ""
+  const payer = invoice.payer
+  return {
+    id: invoice.id,
+    secureId: invoice.secureId,
+    companyId: invoice.companyId,
+    amount: invoice.amount,
+    installments: invoice.installments,
+    paymentMethod: invoice.method,
+    status: invoice.status,
+    createdAt: invoice.createdAt,
+    updatedAt: invoice.updatedAt,
+    paidAt: invoice.paidAt,
+    refundedAmount: invoice.refundedAmount,
+    refusedReason: invoice.refusedReason,
+    postbackUrl,
+    traceable: invoice.traceable,
+    boleto: null,
+    card: null,
+    card_associate: null,
+    delivery: null,
+    shipping: null,
+    ip: invoice.ip,
+    metadata: invoice.metadata,
+    externalRef: invoice.externalRef,
+    financial_movements: [],
+    refunds: [],
+    splits: [],
+    timeline: invoice.timeline.map((entry) => ({
+      status: entry.status,
+      event: entry.event,
+      created_at: entry.createdAt
+    })),
+    items: invoice.items.map((item) => ({
+      title: item.title,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      tangible: item.tangible,
+      externalRef: null
+    })),
+    pix: invoice.pix === null ? { qrCode } : { qrCode, txid: invoice.pix.txid, expiresAt: invoice.pix.expiresAt },
+    fee: {
+      estimatedFee: invoice.fee.estimatedFee,
+      fixedAmount: invoice.fee.fixedAmount,
+      netAmount: invoice.fee.netAmount,
+      spreadPercentage: invoice.fee.spreadPercentage
+    },
+    client: {
+      id: invoice.client.id,
+      name: invoice.client.name,
+      email: invoice.client.email,
+      phone: invoice.client.phone ?? "",
+      cpf_cnpj: invoice.client.document.number,
+      created_at: invoice.client.createdAt,
+      updated_at: invoice.client.updatedAt
+    },
+    customer: {
+      id: invoice.client.id,
+      name: payer.name,
+      email: payer.email,
+      phone: payer.phone ?? "",
+      birthdate: null,
+      createdAt: invoice.createdAt,
+      externalRef: null,
+      document: { number: payer.document.number, type: payer.document.type },
+      address: {
+        street: payer.address.line ?? "",
+        streetNumber: payer.address.number ?? "",
+        neighborhood: "",
+        city: payer.address.city ?? "",
+        state: payer.address.state ?? "",
+        zipCode: payer.address.zip ?? "",
+        complement: payer.address.complement,
+        country: "BR"
+      }
+    },
+    enterprise: renderEnterprise(company, totals),
+    invoice: {
+      id: invoice.id,
+      invoice_id: invoice.secureId,
+      invoice_id_external: invoice.externalRef,
+      invoice_id_external2: null,
+      invoice_id_external3: null,
+      payment_method: invoice.method,
+      status: invoice.status,
+      is_pix: invoice.method === "pix",
+      is_bank_slip: invoice.method === "bank_slip",
+      is_credit_card: invoice.method === "credit_card",
+      is_anticipated: false,
+      anticipation_approved: false,
+      is_indication_tax: company.feePlan.referrerPercentage > 0,
+      postback_url: postbackUrl,
+      qr_code_pix: qrCode,
+      token_checkout: invoice.tokenCheckout,
+      retention_tax: company.feePlan.retentionPercentage,
+      value_adq: invoice.fee.valueAdq,
+      value_platform: invoice.fee.valuePlatform,
+      value_indication: invoice.fee.valueIndication,
+      value_seller: invoice.fee.valueSeller,
+      value_total: invoice.fee.valueTotal,
+      created_at: invoice.createdAt,
+      updated_at: invoice.updatedAt
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// Instants as the contract writes them: ISO 8601 UTC with exactly six fractional digits and `Z`.
+// Kept as strings so microseconds survive the trip through JavaScript, the database and the wire.
+import { Schema } from "effect"
+
+const pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+
+export const Timestamp = Schema.String.pipe(
+  Schema.check(Schema.isPattern(pattern, { expected: "an ISO 8601 UTC timestamp with six fractional digits" })),
+  Schema.brand("Timestamp")
+)
+export type Timestamp = typeof Timestamp.Type
+
+/** The timestamp of an instant given in microseconds since the Unix epoch. */
+export const fromEpochMicros = (micros: bigint): Timestamp => {
+  const millis = micros / 1000n
+  const fraction = (((micros % 1_000_000n) + 1_000_000n) % 1_000_000n).toString().padStart(6, "0")
+  const iso = new Date(Number(millis)).toISOString()
+  return `${iso.slice(0, 19)}.${fraction}Z` as Timestamp
+}
+
+/** The timestamp of an instant given in nanoseconds since the Unix epoch (what `Clock.currentTimeNanos` gives). */
+export const fromEpochNanos = (nanos: bigint): Timestamp => fromEpochMicros(nanos / 1000n)
+
+export const toEpochMillis = (timestamp: Timestamp): number => Date.parse(`${timestamp.slice(0, 23)}Z`)
+
+export const plusSeconds = (timestamp: Timestamp, seconds: number): Timestamp =>
+  fromEpochMicros(toEpochMicros(timestamp) + BigInt(seconds) * 1_000_000n)
+
+export const toEpochMicros = (timestamp: Timestamp): bigint =>
+  BigInt(Date.parse(`${timestamp.slice(0, 19)}Z`)) * 1000n + BigInt(timestamp.slice(20, 26))

@@ -1,0 +1,18 @@
+// The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the envelope.
+import { FaturaApi } from "@fatura/api"
+import { Layer } from "effect"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import * as CompanyHttp from "./CompanyHttp.js"
+import * as InvoicesHttp from "./InvoicesHttp.js"
+import * as ResponseEnvelope from "./ResponseEnvelope.js"
+import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
+import * as SystemHttp from "./SystemHttp.js"
+
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide([InvoicesHttp.layer, CompanyHttp.layer, SystemHttp.layer]),
+    Layer.provide(SecretKeyAuthorizationLive.layer)
+  ),
+  HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
+  ResponseEnvelope.layer
+)

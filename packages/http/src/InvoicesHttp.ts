@@ -1,0 +1,68 @@
+// Handlers of the Invoices group: wire request → use case → Invoice transaction.
+import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
+import { type CreateInvoiceInput, Invoices } from "@fatura/application"
+import { Document, InvoiceTransaction } from "@fatura/domain"
+import { Effect, Result } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { toResponse } from "./FailureResponses.js"
+
+const digits = (value: string) => value.replace(/\D/g, "")
+
+/** The contract already checked every format; this only reshapes the request into the use case's words. */
+export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput => {
+  const payer = request.payer
+  return {
+    method: request.method,
+    totalPriceCents: request.total_price_cents,
+    items:
+      request.items?.map((item) => ({
+        name: item.name,
+        description: item.description ?? null,
+        quantity: item.quantity,
+        unitPrice: item.unit_price
+      })) ?? null,
+    tangible: request.product_fisical !== undefined && /^(true|1)$/i.test(request.product_fisical),
+    payer: {
+      name: payer.name,
+      document: Result.getOrThrow(Document.parse(payer.cpf_cnpj)),
+      email: payer.email,
+      phone: payer.phone === undefined ? null : digits(payer.phone),
+      address: {
+        zip: payer.address_zip === undefined ? null : digits(payer.address_zip),
+        line: payer.address_line ?? null,
+        number: payer.address_number ?? null,
+        complement: payer.address_complement ?? null,
+        city: payer.address_city ?? null,
+        state: payer.address_state?.toUpperCase() ?? null
+      }
+    },
+    ip: request.ip_payer ?? null,
+    postbackUrl: request.postback_url === undefined || request.postback_url === "" ? null : request.postback_url,
+    externalRef: request.external_ref ?? null,
+    metadata: request.metadata ?? null,
+    expiresIn: request.expires_in ?? null
+  }
+}
+
+export const layer = HttpApiBuilder.group(
+  FaturaApi,
+  "invoices",
+  Effect.fn(function* (handlers) {
+    const invoices = yield* Invoices
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const caller = yield* Caller
+          const view = yield* invoices.create(caller, toCreateInput(payload))
+          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("search", ({ query }) =>
+        Effect.gen(function* () {
+          const caller = yield* Caller
+          const view = yield* invoices.find(caller, query.id)
+          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+        }).pipe(Effect.mapError(toResponse))
+      )
+  })
+)

@@ -1,0 +1,75 @@
+// What every response gets, whatever answered it: an `X-Request-Id` (SPEC 1), `WWW-Authenticate` on 401s
+// (SPEC 2), and the contract's JSON error body for failures that never reached a handler — malformed
+// or invalid requests (400 with `issues`), unknown routes (404) and bugs (500, logged, nothing leaked).
+import type { ErrorIssue } from "@fatura/api"
+import { Cause, Effect, Option, type Schema, SchemaIssue } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+
+const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/
+
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const given = request.headers["x-request-id"]
+  return given !== undefined && saneRequestId.test(given) ? given : crypto.randomUUID()
+}
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const pathOf = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>) =>
+  path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
+
+/** One `issues` entry per problem, with dotted paths, from a schema failure. */
+export const issuesOf = (error: Schema.SchemaError): ReadonlyArray<ErrorIssue> =>
+  formatter(error.issue).issues.map((issue) => ({
+    path: pathOf(issue.path ?? []),
+    message: issue.message
+  }))
+
+const errorBody = (status: number, body: Record<string, unknown>) => HttpServerResponse.jsonUnsafe(body, { status })
+
+const invalidRequest = (issues: ReadonlyArray<ErrorIssue>, fallback: string) => {
+  const first = issues[0]
+  const message = first === undefined ? fallback : first.path === "" ? first.message : `${first.path}: ${first.message}`
+  return errorBody(400, { code: "invalid_request", message, issues })
+}
+
+const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
+  const failure = Cause.findErrorOption(cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } }
+    if (error._tag === "HttpServerError" && error.reason?._tag === "RouteNotFound") {
+      return Effect.succeed(errorBody(404, { code: "not_found", message: "no such route" }))
+    }
+    if (error._tag === "HttpServerError" && error.reason?._tag === "RequestParseError") {
+      return Effect.succeed(invalidRequest([], "the request body could not be read"))
+    }
+  }
+  const defect = Cause.findDefect(cause)
+  if (defect._tag === "Success" && HttpApiError.HttpApiSchemaError.is(defect.success)) {
+    const schemaError = defect.success
+    if (schemaError.kind !== "Body" && schemaError.kind !== "ResponseHeaders") {
+      const where = schemaError.kind === "Payload" ? "body" : schemaError.kind.toLowerCase()
+      return Effect.succeed(invalidRequest(issuesOf(schemaError.cause), `the request ${where} is invalid`))
+    }
+  }
+  return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
+    Effect.as(errorBody(500, { code: "internal_error", message: `an internal error occurred (request ${requestId})` }))
+  )
+}
+
+export const layer = HttpRouter.middleware(
+  (httpEffect) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const requestId = requestIdOf(request)
+      const response = yield* httpEffect.pipe(
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
+        ),
+        Effect.annotateLogs({ requestId })
+      )
+      const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId
+    }),
+  { global: true }
+)

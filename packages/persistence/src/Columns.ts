@@ -1,0 +1,33 @@
+// Reading column values the same way whichever driver returned them, and the one place where a
+// database failure becomes the application's `StorageUnavailable` (connection lost) or a defect (a bug).
+import { StorageUnavailable } from "@fatura/application"
+import type { Timestamp } from "@fatura/domain"
+import { Effect } from "effect"
+import type { SqlError } from "effect/sql/SqlError"
+
+/** int8 and numeric columns arrive as bigint, string or number depending on the driver. */
+export const int = (value: unknown): number => (typeof value === "number" ? value : Number(value))
+
+export const nullableInt = (value: unknown): number | null => (value === null ? null : int(value))
+
+/** Columns selected through `fatura_ts(...)` arrive in the contract's timestamp form. */
+export const timestamp = (value: unknown): Timestamp.Timestamp => value as Timestamp.Timestamp
+
+export const nullableTimestamp = (value: unknown): Timestamp.Timestamp | null =>
+  value === null ? null : (value as Timestamp.Timestamp)
+
+export const json = <A>(value: unknown): A => (typeof value === "string" ? JSON.parse(value) : value) as A
+
+export const text = (value: unknown): string => value as string
+
+export const nullableText = (value: unknown): string | null => (value === null ? null : (value as string))
+
+export const isUnavailable = (error: SqlError): boolean => error.reason._tag === "ConnectionError"
+
+/** The repositories' error channel: only a lost database is an expected failure. */
+export const storage = <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StorageUnavailable, R> =>
+  Effect.catchTag(effect, "SqlError", (error) =>
+    isUnavailable(error)
+      ? Effect.fail(new StorageUnavailable({ message: "the database is unavailable" }))
+      : Effect.die(error)
+  )

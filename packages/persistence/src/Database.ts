@@ -1,0 +1,48 @@
+// The database layers: Postgres when a URL is given, embedded Postgres (PGlite) in a directory otherwise;
+// migrated on start, and every repository port implemented over whichever one it is.
+import { PgClient } from "@effect/sql-pg"
+import { PgliteClient } from "@fatura/sql-pglite"
+import { Effect, Layer, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import type { MigrationError } from "effect/sql/Migrator"
+import * as Migrations from "./Migrations.js"
+import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
+import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
+import * as SqlReadiness from "./SqlReadiness.js"
+import * as SqlTransactions from "./SqlTransactions.js"
+
+export type DatabaseConfig =
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly maxConnections?: number }
+  | { readonly _tag: "Embedded"; readonly dataDir: string | undefined }
+
+/** A database URL selects Postgres; without one the embedded database lives in `dataDir` (memory when undefined). */
+export const configFrom = (databaseUrl: string | undefined, dataDir: string | undefined): DatabaseConfig =>
+  databaseUrl === undefined || databaseUrl === ""
+    ? { _tag: "Embedded", dataDir }
+    : { _tag: "Postgres", url: Redacted.make(databaseUrl) }
+
+export const client = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  config._tag === "Postgres"
+    ? PgClient.layer({
+        url: config.url,
+        maxConnections: config.maxConnections ?? 10,
+        applicationName: "fatura"
+      })
+    : PgliteClient.layer({ dataDir: config.dataDir })
+
+/** Runs the migrations when the layer is built, before anything else touches the database. */
+export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient.SqlClient> = Layer.effectDiscard(
+  Migrations.run.pipe(Effect.withSpan("Database.migrate"))
+)
+
+export const repositories = Layer.mergeAll(
+  SqlCompanyRepository.layer,
+  SqlInvoiceRepository.layer,
+  SqlTransactions.layer,
+  SqlReadiness.layer
+)
+
+/** Every port this package implements, over a migrated database. */
+export const layer = (config: DatabaseConfig) =>
+  repositories.pipe(Layer.provideMerge(migrations), Layer.provideMerge(client(config)))
