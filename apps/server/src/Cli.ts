@@ -176,4 +176,3 @@ export const run = (version: string) =>
       Effect.provide(NodeServices.layer)
     )
   })
-

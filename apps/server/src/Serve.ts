@@ -1,11 +1,12 @@
 // `fatura serve`: the HTTP server over the configured database, with the demo company on a fresh embedded one.
+
+import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Companies } from "@fatura/application"
 import { FaturaHttp } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { Console, Effect, Layer, Option } from "effect"
 import { HttpRouter } from "effect/http"
-import { createServer } from "node:http"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
 

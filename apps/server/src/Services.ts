@@ -1,10 +1,5 @@
 // The application wired to its adapters: use cases over the database of the configuration and the sandbox.
-import {
-  ApiKeys,
-  Authentication,
-  Companies,
-  Invoices
-} from "@fatura/application"
+import { ApiKeys, Authentication, Companies, Invoices } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import { SandboxPixProvider } from "@fatura/sandbox"
 import { Layer } from "effect"
