@@ -1,0 +1,88 @@
+// SPEC 2: who may call the protected endpoints, and what everybody else gets.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+describe.each(testDatabases)("authentication on $name", (database) => {
+  let app: TestApp
+  let key: string
+  let companyId: number
+
+  beforeAll(async () => {
+    app = await startApp(database)
+    const registered = await app.registerCompany()
+    key = registered.secretKey
+    companyId = registered.company.id
+  })
+  afterAll(() => app.stop())
+
+  const expectUnauthorized = (reply: Awaited<ReturnType<TestApp["request"]>>) => {
+    expect(reply.status).toBe(401)
+    expect(reply.headers.get("www-authenticate")).toBe("Bearer")
+    expect(reply.body.code).toBe("unauthorized")
+    expect(typeof reply.body.message).toBe("string")
+  }
+
+  it("accepts the company's secret key", async () => {
+    const reply = await app.request("GET", "/api/v2/company", { key })
+    expect(reply.status).toBe(200)
+    expect(reply.body.id).toBe(companyId)
+  })
+
+  it("answers 401 without an Authorization header, on every protected endpoint", async () => {
+    expectUnauthorized(await app.request("GET", "/api/v2/company"))
+    expectUnauthorized(await app.request("GET", "/api/v2/invoices?id=1"))
+    expectUnauthorized(await app.request("POST", "/api/v2/invoices", { body: pixRequest() }))
+    expectUnauthorized(await app.request("POST", "/api/v2/exchange-token"))
+  })
+
+  it("answers 401 for a malformed key or another scheme", async () => {
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: "not-a-key" }))
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: `${key}x` }))
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { headers: { authorization: `Basic ${key}` } }))
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { headers: { authorization: key } }))
+  })
+
+  it("answers 401 for a well-formed key that was never issued", async () => {
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: "sk_test_00000000000000000000000000000000" }))
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: `sk_live_${key.slice(8)}` }))
+  })
+
+  it("answers 401 for a revoked key, and the company's other keys keep working", async () => {
+    const { company } = await app.registerCompany()
+    const first = await app.createKey(company.id, "test")
+    const second = await app.createKey(company.id, "test")
+    expect((await app.request("GET", "/api/v2/company", { key: first.secretKey })).status).toBe(200)
+    expect(await app.revokeKey(first.record.prefix)).toBe(1)
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: first.secretKey }))
+    expect((await app.request("GET", "/api/v2/company", { key: second.secretKey })).status).toBe(200)
+  })
+
+  it("answers 401 when the public token is used on a protected endpoint", async () => {
+    const exchange = await app.request("POST", "/api/v2/exchange-token", { key })
+    expect(exchange.status).toBe(200)
+    const publicToken: string = exchange.body.public_token
+    expect(publicToken).toMatch(/^pk_test_[0-9A-Za-z]{32}$/)
+    expectUnauthorized(await app.request("GET", "/api/v2/company", { key: publicToken }))
+    expectUnauthorized(await app.request("POST", "/api/v2/invoices", { key: publicToken, body: pixRequest() }))
+  })
+
+  it("stores secret keys only as SHA-256 hashes", async () => {
+    const rows = await app.query("SELECT prefix, hash, public_token FROM api_keys WHERE kind = 'secret'")
+    expect(rows.length).toBeGreaterThan(0)
+    const dump = JSON.stringify(rows)
+    expect(dump).not.toContain(key)
+    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))).toString("hex")
+    expect(rows.map((row) => row.hash)).toContain(digest)
+  })
+
+  it("answers 403 forbidden on every protected endpoint while the company is blocked_system", async () => {
+    const registered = await app.registerCompany()
+    await app.setBlock(registered.company.id, "system", true)
+    const reply = await app.request("GET", "/api/v2/company", { key: registered.secretKey })
+    expect(reply.status).toBe(403)
+    expect(reply.body.code).toBe("forbidden")
+    await app.setBlock(registered.company.id, "system", false)
+    expect((await app.request("GET", "/api/v2/company", { key: registered.secretKey })).status).toBe(200)
+  })
+})

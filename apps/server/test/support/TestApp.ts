@@ -1,0 +1,140 @@
+// The real HTTP server, on a free loopback port, over a test database; with direct access to the use cases
+// for arranging companies and keys the way the CLI does.
+
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { ApiKeys, Companies, type Registration } from "@fatura/application"
+import type { Company, Invoice } from "@fatura/domain"
+import { FaturaHttp } from "@fatura/http"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import * as Services from "../../src/Services.js"
+import type { TestDatabase } from "./TestDatabases.js"
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+export interface RequestOptions {
+  readonly key?: string
+  readonly body?: unknown
+  readonly rawBody?: string
+  readonly headers?: Record<string, string>
+}
+
+let cnpjSeed = 0
+
+/** A valid, unique CNPJ for each test company. */
+export const nextCnpj = (): string => {
+  cnpjSeed += 1
+  const base = `${String(10_000_000 + ((Date.now() + cnpjSeed * 7919) % 89_999_999)).padStart(8, "0")}0001`
+  const digit = (body: string) => {
+    let weight = 2
+    let sum = 0
+    for (let i = body.length - 1; i >= 0; i--) {
+      sum += Number(body[i]) * weight
+      weight = weight === 9 ? 2 : weight + 1
+    }
+    const rest = sum % 11
+    return rest < 2 ? 0 : 11 - rest
+  }
+  const first = digit(base)
+  return `${base}${first}${digit(`${base}${first}`)}`
+}
+
+export const startApp = async (database: TestDatabase) => {
+  const { config, release } = await database.acquire()
+  const services = Services.layer(config)
+  const server = HttpRouter.serve(FaturaHttp.routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(services)
+  )
+  const runtime = ManagedRuntime.make(server)
+  const address = await runtime.runPromise(
+    Effect.gen(function* () {
+      return (yield* HttpServer.HttpServer).address
+    })
+  )
+  const baseUrl = HttpServer.formatAddress(address)
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+    let body: string | undefined
+    if (options.rawBody !== undefined || options.body !== undefined) {
+      headers["content-type"] ??= "application/json"
+      body = options.rawBody ?? JSON.stringify(options.body)
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await response.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      // Not JSON (the docs page): the text itself is the body.
+    }
+    return { status: response.status, headers: response.headers, body: parsed }
+  }
+
+  const registerCompany = (registration: Partial<Registration> = {}) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const companies = yield* Companies
+        return yield* companies.register({
+          cnpj: nextCnpj(),
+          name: "Padaria São João Ltda",
+          email: "contato@padaria.example",
+          ...registration
+        })
+      })
+    )
+
+  const createKey = (companyId: Company.CompanyId, mode: Invoice.Mode) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* ApiKeys).create(companyId, mode)
+      })
+    )
+
+  const revokeKey = (prefix: string) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* ApiKeys).revoke(prefix)
+      })
+    )
+
+  const setBlock = (companyId: Company.CompanyId, block: Company.BlockKind, blocked: boolean) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* Companies).setBlock(companyId, block, blocked)
+      })
+    )
+
+  /** Runs a query directly, for checks of what is stored. */
+  const query = (statement: string) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql.unsafe<Record<string, unknown>>(statement)
+      })
+    )
+
+  const stop = async () => {
+    await runtime.dispose()
+    await release()
+  }
+
+  return { baseUrl, request, registerCompany, createKey, revokeKey, setBlock, query, stop }
+}
+
+export type TestApp = Awaited<ReturnType<typeof startApp>>
+
+export const pixRequest = (overrides: Record<string, unknown> = {}) => ({
+  method: "pix",
+  total_price_cents: 12_345,
+  payer: { name: "Maria Souza", cpf_cnpj: "529.982.247-25", email: "maria@example.com", phone: "(11) 98888-7777" },
+  ...overrides
+})

@@ -1,0 +1,41 @@
+// The databases every integration test runs against: embedded PGlite always, and a fresh Postgres database
+// per run when TEST_DATABASE_URL points at a server (CI sets it). Each is dropped when the tests end.
+import { PgClient } from "@effect/sql-pg"
+import type { Database } from "@fatura/persistence"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+
+export interface TestDatabase {
+  readonly name: string
+  readonly acquire: () => Promise<{ readonly config: Database.DatabaseConfig; readonly release: () => Promise<void> }>
+}
+
+const embedded: TestDatabase = {
+  name: "PGlite",
+  acquire: async () => ({ config: { _tag: "Embedded", dataDir: undefined }, release: async () => {} })
+}
+
+const onAdmin = (adminUrl: string, statement: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(statement)
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })), Effect.runPromise)
+
+const postgres = (adminUrl: string): TestDatabase => ({
+  name: "Postgres",
+  acquire: async () => {
+    const database = `fatura_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+    await onAdmin(adminUrl, `CREATE DATABASE ${database}`)
+    const url = new URL(adminUrl)
+    url.pathname = `/${database}`
+    return {
+      config: { _tag: "Postgres", url: Redacted.make(url.toString()), maxConnections: 20 },
+      release: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+    }
+  }
+})
+
+const adminUrl = process.env.TEST_DATABASE_URL
+
+export const testDatabases: ReadonlyArray<TestDatabase> =
+  adminUrl === undefined || adminUrl === "" ? [embedded] : [embedded, postgres(adminUrl)]
