@@ -293,7 +293,10 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
       },
       {
         label: "more than 100 items",
-        body: pixRequest({ total_price_cents: 10_100, items: Array.from({ length: 101 }, () => item("Bread", 1, 100)) }),
+        body: pixRequest({
+          total_price_cents: 10_100,
+          items: Array.from({ length: 101 }, () => item("Bread", 1, 100))
+        }),
         path: "items"
       }
     ])("answers 400 for $label", async ({ body, path }) => {
@@ -369,7 +372,11 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
         path: "card"
       },
       { label: "due_date on a pix invoice", body: pixRequest({ due_date: "2030-01-10" }), path: "due_date" },
-      { label: "external_ref of 256 characters", body: pixRequest({ external_ref: "r".repeat(256) }), path: "external_ref" }
+      {
+        label: "external_ref of 256 characters",
+        body: pixRequest({ external_ref: "r".repeat(256) }),
+        path: "external_ref"
+      }
     ])("answers 400 for $label", async ({ body, path }) => {
       await expectInvalid(body, path)
     })

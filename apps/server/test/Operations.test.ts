@@ -1,0 +1,73 @@
+// SPEC 1 and 11.1: request ids, unknown routes, health, readiness, the OpenAPI document and the docs page.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+describe.each(testDatabases)("operations on $name", (database) => {
+  let app: TestApp
+  let key: string
+
+  beforeAll(async () => {
+    app = await startApp(database)
+    key = (await app.registerCompany()).secretKey
+  })
+  afterAll(() => app.stop())
+
+  it("echoes a sane X-Request-Id and generates one otherwise, on every response", async () => {
+    const echoed = await app.request("GET", "/api/v2/company", { key, headers: { "x-request-id": "req-42.a_b" } })
+    expect(echoed.headers.get("x-request-id")).toBe("req-42.a_b")
+    const generated = await app.request("GET", "/api/v2/company", { key })
+    expect(generated.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{8,128}$/)
+    const insane = await app.request("GET", "/health", { headers: { "x-request-id": "bad id with spaces" } })
+    expect(insane.headers.get("x-request-id")).not.toBe("bad id with spaces")
+    const tooLong = await app.request("GET", "/health", { headers: { "x-request-id": "a".repeat(129) } })
+    expect(tooLong.headers.get("x-request-id")).not.toBe("a".repeat(129))
+    const failed = await app.request("GET", "/api/v2/company")
+    expect(failed.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("answers unknown routes with 404 not_found in the error shape", async () => {
+    const reply = await app.request("GET", "/api/v2/nothing-here")
+    expect(reply.status).toBe(404)
+    expect(reply.body).toMatchObject({ code: "not_found" })
+    expect(typeof reply.body.message).toBe("string")
+    expect(reply.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("is healthy and ready while the database answers", async () => {
+    expect(await app.request("GET", "/health")).toMatchObject({ status: 200, body: { status: "ok" } })
+    expect(await app.request("GET", "/ready")).toMatchObject({ status: 200, body: { status: "ok" } })
+  })
+
+  it("publishes an OpenAPI 3.1 document of the endpoints with the bearer security scheme", async () => {
+    const reply = await app.request("GET", "/openapi.json")
+    expect(reply.status).toBe(200)
+    const document = reply.body
+    expect(document.openapi).toMatch(/^3\.1/)
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/v2/invoices", "/api/v2/company", "/api/v2/exchange-token", "/health", "/ready"])
+    )
+    expect(document.paths["/api/v2/invoices"].post.responses).toHaveProperty("201")
+    expect(document.paths["/api/v2/invoices"].post.responses).toHaveProperty("422")
+    expect(document.paths["/api/v2/invoices"].get.responses).toHaveProperty("404")
+    const schemes = document.components.securitySchemes
+    const bearer = Object.values(schemes as Record<string, { type: string; scheme: string }>).find(
+      (scheme) => scheme.type === "http" && scheme.scheme.toLowerCase() === "bearer"
+    )
+    expect(bearer).toBeDefined()
+    expect(document.paths["/api/v2/company"].get.responses).toHaveProperty("401")
+  })
+
+  it("serves the interactive documentation without third-party requests", async () => {
+    const reply = await app.request("GET", "/docs")
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get("content-type")).toContain("text/html")
+    expect(String(reply.body)).not.toMatch(/<script[^>]+src="https?:\/\//)
+  })
+
+  it("never leaks internals in an error body", async () => {
+    const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: '{"method": "pix", "payer": ' })
+    expect(reply.status).toBe(400)
+    expect(JSON.stringify(reply.body)).not.toMatch(/stack|at .*\.js|SELECT|node_modules/)
+  })
+})
