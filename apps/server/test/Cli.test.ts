@@ -1,0 +1,152 @@
+// SPEC 12.2: the built `fatura` program as a newcomer runs it — first start on an empty embedded database
+// prints a working demo key — and the company and key commands on a database of their own.
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const main = new URL("../dist/main.js", import.meta.url).pathname
+const run = promisify(execFile)
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
+    })
+  })
+
+const fatura = (dataDir: string, ...args: Array<string>) =>
+  run(process.execPath, [main, ...args], { env: { ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir } })
+
+describe("fatura serve on a fresh embedded database", () => {
+  let dataDir: string
+  let server: ChildProcess
+  let output = ""
+  let baseUrl: string
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "fatura-serve-"))
+    const port = await freePort()
+    baseUrl = `http://127.0.0.1:${port}`
+    server = spawn(process.execPath, [main, "serve"], {
+      env: { ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" }
+    })
+    server.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    server.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const deadline = Date.now() + 50_000
+    while (!output.includes("Listening on")) {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not start:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })
+
+  afterAll(async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve))
+      server.kill("SIGTERM")
+      await exited
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it("prints the demo company's test key, and the key works", async () => {
+    const key = /sk_test_[0-9A-Za-z]{32}/.exec(output)?.[0]
+    expect(key, output).toBeDefined()
+    const company = await fetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
+    expect(company.status).toBe(200)
+    const created = await fetch(`${baseUrl}/api/v2/invoices`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "pix",
+        total_price_cents: 1_990,
+        payer: { name: "Ana", cpf_cnpj: "529.982.247-25", email: "ana@example.com" }
+      })
+    })
+    expect(created.status).toBe(201)
+    const invoice = (await created.json()) as { secureId: string }
+    const found = await fetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
+      headers: { authorization: `Bearer ${key}` }
+    })
+    expect(found.status).toBe(200)
+  })
+
+  it("logs as JSON lines and never logs the key", () => {
+    const logLines = output.split("\n").filter((line) => line.startsWith("{"))
+    expect(logLines.length).toBeGreaterThan(0)
+    for (const line of logLines) {
+      expect(() => JSON.parse(line)).not.toThrow()
+      expect(line).not.toMatch(/sk_test_/)
+    }
+  })
+})
+
+describe("fatura company and keys commands", () => {
+  let dataDir: string
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "fatura-cli-"))
+  })
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  it("creates a company, manages its keys and blocks", async () => {
+    const created = await fatura(
+      dataDir,
+      "company",
+      "create",
+      "--name",
+      "Sorveteria Açaí",
+      "--cnpj",
+      "11.444.777/0001-61",
+      "--email",
+      "oi@acai.example",
+      "--json"
+    )
+    const company = JSON.parse(created.stdout.trim().split("\n").at(-1)!) as {
+      company_id: number
+      secret_key: string
+      webhook_secret: string
+    }
+    expect(company.company_id).toBeGreaterThan(0)
+    expect(company.secret_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/)
+    expect(company.webhook_secret).toMatch(/^whsec_/)
+
+    const live = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
+    expect(live.stdout.trim()).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
+
+    const listed = await fatura(dataDir, "keys", "list", String(company.company_id))
+    expect(listed.stdout).toContain(company.secret_key.slice(0, 16))
+    expect(listed.stdout).not.toContain(company.secret_key)
+    expect(listed.stdout).toMatch(/live/)
+
+    const revoked = await fatura(dataDir, "keys", "revoke", company.secret_key.slice(0, 16))
+    expect(revoked.stdout).toContain("revoked 1")
+    const again = await fatura(dataDir, "keys", "list", String(company.company_id))
+    expect(again.stdout).toMatch(/revoked/)
+
+    const blocked = await fatura(dataDir, "company", "block", String(company.company_id), "pix")
+    expect(blocked.stdout).toContain("pix blocked")
+  })
+
+  it("refuses an invalid CNPJ", async () => {
+    await expect(
+      fatura(dataDir, "company", "create", "--name", "X", "--cnpj", "11.444.777/0001-62", "--email", "x@y.z")
+    ).rejects.toThrow()
+  })
+
+  it("migrates idempotently", async () => {
+    const first = await fatura(dataDir, "migrate")
+    expect(first.stdout).toMatch(/up to date|applied/)
+    const second = await fatura(dataDir, "migrate")
+    expect(second.stdout).toContain("up to date")
+  })
+})
