@@ -277,7 +277,10 @@ describe.each(testDatabases)("pix invoices on $name", (database) => {
   })
 
   it("splits the fee by the default plan (SPEC 7.2–7.3)", async () => {
-    const reply = await app.request("POST", "/api/v2/invoices", { key, body: pixRequest({ total_price_cents: 10_000 }) })
+    const reply = await app.request("POST", "/api/v2/invoices", {
+      key,
+      body: pixRequest({ total_price_cents: 10_000 })
+    })
     expect(reply.body.fee).toEqual({ estimatedFee: 199, fixedAmount: 0, netAmount: 9_801, spreadPercentage: 1.99 })
     const detail = reply.body.invoice
     expect(detail).toMatchObject({ value_adq: 20, value_indication: 0, value_platform: 179, value_seller: 9_801 })
