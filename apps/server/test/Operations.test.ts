@@ -65,6 +65,32 @@ describe.each(testDatabases)("operations on $name", (database) => {
     expect(String(reply.body)).not.toMatch(/<script[^>]+src="https?:\/\//)
   })
 
+  it("answers 415 to a POST whose body is not declared as JSON", async () => {
+    const body = JSON.stringify({ method: "pix" })
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const reply = await app.request("POST", "/api/v2/invoices", {
+        key,
+        rawBody: body,
+        headers: { "content-type": contentType }
+      })
+      expect(reply.status).toBe(415)
+      expect(reply.body.code).toBe("unsupported_media_type")
+    }
+    const withCharset = await app.request("POST", "/api/v2/invoices", {
+      key,
+      rawBody: body,
+      headers: { "content-type": "application/json; charset=utf-8" }
+    })
+    expect(withCharset.status).toBe(400)
+  })
+
+  it("says which required field is missing", async () => {
+    const reply = await app.request("GET", "/api/v2/invoices", { key })
+    expect(reply.status).toBe(400)
+    expect(reply.body).toMatchObject({ code: "invalid_request", issues: [{ path: "id", message: "is required" }] })
+    expect(reply.body.message).toBe("id: is required")
+  })
+
   it("never leaks internals in an error body", async () => {
     const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: '{"method": "pix", "payer": ' })
     expect(reply.status).toBe(400)

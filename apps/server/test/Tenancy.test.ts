@@ -136,8 +136,9 @@ describe.each(testDatabases)("tenancy on $name", (database) => {
   })
 
   it("hides an invoice created with the live key from the test key (and from company B)", async () => {
-    // Another payer: A's client record of the first payer (shared by both modes, SPEC 5.1) stays untouched.
-    const payer = { name: "João Lima", cpf_cnpj: "111.444.777-35", email: "joao@example.com" }
+    // The same payer's document under another name: clients are kept per mode, so the test-mode client record
+    // in A's invoice must stay untouched (checked by the snapshot test below).
+    const payer = { name: "Maria Souza Lima", cpf_cnpj: "529.982.247-25", email: "maria@live.example" }
     const created = await app.request("POST", "/api/v2/invoices", { key: liveKeyA, body: pixRequest({ payer }) })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     expect(created.body.companyId).toBe(companyA)

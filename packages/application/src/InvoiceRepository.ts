@@ -9,8 +9,10 @@ export type InvoiceReference =
   | { readonly _tag: "SecureId"; readonly secureId: Invoice.SecureId }
   | { readonly _tag: "Id"; readonly id: Invoice.InvoiceId }
 
+/** A payer's contact data; clients are kept per company and mode, like everything else. */
 export interface ClientContact {
   readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
   readonly document: Document.Document
   readonly name: string
   readonly email: string

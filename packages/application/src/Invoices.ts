@@ -148,6 +148,7 @@ export class Invoices extends Context.Service<
           Effect.gen(function* () {
             const client = yield* invoices.upsertClient({
               companyId: company.id,
+              mode: principal.mode,
               document: input.payer.document,
               name: input.payer.name,
               email: input.payer.email,

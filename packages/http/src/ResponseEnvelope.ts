@@ -13,7 +13,9 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   return given !== undefined && saneRequestId.test(given) ? given : crypto.randomUUID()
 }
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) => (issue._tag === "MissingKey" ? "is required" : SchemaIssue.defaultLeafHook(issue))
+})
 
 const pathOf = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>) =>
   path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
@@ -57,12 +59,29 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   )
 }
 
+/** A POST that carries a body must say it is JSON (SPEC 3: 415); a POST without one (exchange-token) needs nothing. */
+const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
+  if (request.method !== "POST") return false
+  const length = request.headers["content-length"]
+  const hasBody = (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+  const contentType = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase()
+  return hasBody && contentType !== "application/json"
+}
+
 export const layer = HttpRouter.middleware(
   (httpEffect) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const requestId = requestIdOf(request)
-      const response = yield* httpEffect.pipe(
+      const handled = hasNonJsonBody(request)
+        ? Effect.succeed(
+            errorBody(415, {
+              code: "unsupported_media_type",
+              message: "send the body as Content-Type: application/json"
+            })
+          )
+        : httpEffect
+      const response = yield* handled.pipe(
         Effect.catchCause((cause) =>
           Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
         ),

@@ -67,6 +67,7 @@ const migrations = {
       CREATE TABLE clients (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         company_id bigint NOT NULL REFERENCES companies (id),
+        mode text NOT NULL CHECK (mode IN ('test', 'live')),
         document_type text NOT NULL CHECK (document_type IN ('cpf', 'cnpj')),
         document_number text NOT NULL,
         name text NOT NULL,
@@ -74,7 +75,7 @@ const migrations = {
         phone text,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
-        UNIQUE (company_id, document_number)
+        UNIQUE (company_id, mode, document_number)
       )`
     yield* sql`
       CREATE TABLE invoices (

@@ -81,10 +81,11 @@ export const layer = Layer.effect(
     return InvoiceRepository.of({
       upsertClient: (contact) =>
         sql`
-          INSERT INTO clients (company_id, document_type, document_number, name, email, phone, created_at, updated_at)
-          VALUES (${contact.companyId}, ${contact.document.type}, ${contact.document.number}, ${contact.name},
+          INSERT INTO clients (company_id, mode, document_type, document_number, name, email, phone, created_at,
+                               updated_at)
+          VALUES (${contact.companyId}, ${contact.mode}, ${contact.document.type}, ${contact.document.number}, ${contact.name},
                   ${contact.email}, ${contact.phone}, ${contact.now}::timestamptz, ${contact.now}::timestamptz)
-          ON CONFLICT (company_id, document_number) DO UPDATE
+          ON CONFLICT (company_id, mode, document_number) DO UPDATE
             SET name = excluded.name, email = excluded.email, phone = coalesce(excluded.phone, clients.phone),
                 updated_at = excluded.updated_at
           RETURNING id, name, email, phone, document_type, document_number,
