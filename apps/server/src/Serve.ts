@@ -30,7 +30,7 @@ export const layer = (config: ServerConfig) => {
   const database = Database.configFrom(config.databaseUrl, config.dataDir)
   const services = Services.layer(database)
   const demo = database._tag === "Embedded" ? Layer.effectDiscard(printDemoCompany) : Layer.empty
-  return HttpRouter.serve(FaturaHttp.routes).pipe(
+  return HttpRouter.serve(FaturaHttp.routes, { disableLogger: true }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(demo),
     Layer.provide(services)

@@ -1,8 +1,8 @@
-// What every response gets, whatever answered it: an `X-Request-Id` (SPEC 1), `WWW-Authenticate` on 401s
-// (SPEC 2), and the contract's JSON error body for failures that never reached a handler — malformed
+// What every request gets, whatever answered it: an access log line and an `X-Request-Id` (SPEC 1, 11.2),
+// `WWW-Authenticate` on 401s (SPEC 2), and the contract's JSON error body for failures that never reached a handler — malformed
 // or invalid requests (400 with `issues`), unknown routes (404) and bugs (500, logged, nothing leaked).
 import type { ErrorIssue } from "@fatura/api"
-import { Cause, Effect, Option, type Schema, SchemaIssue } from "effect"
+import { Cause, Clock, Effect, Option, type Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 
@@ -68,11 +68,15 @@ const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
   return hasBody && contentType !== "application/json"
 }
 
+/** The path without its query string: queries may carry tokens, which never reach a log. */
+const routeOf = (url: string) => url.split("?")[0] ?? url
+
 export const layer = HttpRouter.middleware(
   (httpEffect) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const requestId = requestIdOf(request)
+      const started = yield* Clock.currentTimeMillis
       const handled = hasNonJsonBody(request)
         ? Effect.succeed(
             errorBody(415, {
@@ -86,6 +90,16 @@ export const layer = HttpRouter.middleware(
           Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
         ),
         Effect.annotateLogs({ requestId })
+      )
+      const durationMs = (yield* Clock.currentTimeMillis) - started
+      yield* Effect.logInfo("request").pipe(
+        Effect.annotateLogs({
+          requestId,
+          method: request.method,
+          route: routeOf(request.url),
+          status: response.status,
+          durationMs
+        })
       )
       const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
       return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId
