@@ -80,6 +80,11 @@ describe("fatura serve on a fresh embedded database", () => {
     expect(found.status).toBe(200)
   })
 
+  it("refuses to open its embedded database from a second process", async () => {
+    const second = fatura(dataDir, "keys", "list", "1")
+    await expect(second).rejects.toMatchObject({ stderr: expect.stringMatching(/in use by process \d+/) })
+  })
+
   it("logs as JSON lines and never logs the key", () => {
     const logLines = output.split("\n").filter((line) => line.startsWith("{"))
     expect(logLines.length).toBeGreaterThan(0)

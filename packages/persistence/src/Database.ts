@@ -6,6 +6,7 @@ import { Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
+import * as EmbeddedLock from "./EmbeddedLock.js"
 import * as Migrations from "./Migrations.js"
 import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
@@ -22,14 +23,16 @@ export const configFrom = (databaseUrl: string | undefined, dataDir: string | un
     ? { _tag: "Embedded", dataDir }
     : { _tag: "Postgres", url: Redacted.make(databaseUrl) }
 
-export const client = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  config._tag === "Postgres"
-    ? PgClient.layer({
-        url: config.url,
-        maxConnections: config.maxConnections ?? 10,
-        applicationName: "fatura"
-      })
-    : PgliteClient.layer({ dataDir: config.dataDir })
+export const client = (
+  config: DatabaseConfig
+): Layer.Layer<SqlClient.SqlClient, SqlError | EmbeddedLock.DataDirInUse> => {
+  if (config._tag === "Postgres") {
+    return PgClient.layer({ url: config.url, maxConnections: config.maxConnections ?? 10, applicationName: "fatura" })
+  }
+  const embedded = PgliteClient.layer({ dataDir: config.dataDir })
+  const dataDir = config.dataDir
+  return dataDir === undefined ? embedded : Layer.unwrap(Effect.as(EmbeddedLock.acquire(dataDir), embedded))
+}
 
 /** Runs the migrations when the layer is built, before anything else touches the database. */
 export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient.SqlClient> = Layer.effectDiscard(

@@ -1,4 +1,5 @@
 export * as Database from "./Database.js"
+export * as EmbeddedLock from "./EmbeddedLock.js"
 export * as Migrations from "./Migrations.js"
 export * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 export * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
