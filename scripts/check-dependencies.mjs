@@ -18,7 +18,7 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "@fatura/domain", "@fatura/application"],
-  "packages/http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api"],
+  "packages/http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api", "bwip-js", "pdf-lib"],
   "apps/server": null,
   "apps/worker": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/persistence", "@fatura/sandbox"],
   "apps/example": ["effect", "@fatura/api"]

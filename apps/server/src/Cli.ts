@@ -10,7 +10,9 @@ import * as ServerConfig from "./ServerConfig.js"
 import * as Services from "./Services.js"
 
 const servicesFromEnv = Layer.unwrap(
-  Effect.map(ServerConfig.load, (config) => Services.layer(Database.configFrom(config.databaseUrl, config.dataDir)))
+  Effect.map(ServerConfig.load, (config) =>
+    Services.layer(Database.configFrom(config.databaseUrl, config.dataDir), config.publicBaseUrl)
+  )
 )
 
 const CompanyIdArgument = Argument.Int("companyId").pipe(

@@ -28,7 +28,7 @@ const printDemoCompany = Effect.gen(function* () {
 
 export const layer = (config: ServerConfig) => {
   const database = Database.configFrom(config.databaseUrl, config.dataDir)
-  const services = Services.layer(database)
+  const services = Services.layer(database, config.publicBaseUrl)
   const demo = database._tag === "Embedded" ? Layer.effectDiscard(printDemoCompany) : Layer.empty
   return HttpRouter.serve(FaturaHttp.routes, { disableLogger: true }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),

@@ -431,20 +431,6 @@ describe.each(testDatabases)("pix invoices on $name", (database) => {
     expect(event.data).toEqual(created.body)
   })
 
-  it.each(["bank_slip", "credit_card"])("answers 400 for %s invoices, not built yet", async (method) => {
-    const payer = {
-      ...pixRequest().payer,
-      address_zip: "01310-100",
-      address_line: "Avenida Paulista",
-      address_number: "1000",
-      address_city: "São Paulo",
-      address_state: "SP"
-    }
-    const reply = await app.request("POST", "/api/v2/invoices", { key, body: pixRequest({ method, payer }) })
-    expect(reply.status).toBe(400)
-    expect(reply.body).toMatchObject({ code: "invalid_request", issues: [{ path: "method" }] })
-  })
-
   it("answers 403 when the company is blocked for pix or for processing", async () => {
     const registered = await app.registerCompany()
     for (const block of ["pix", "processing"] as const) {

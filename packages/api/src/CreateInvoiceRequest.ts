@@ -1,6 +1,6 @@
 // The body of Create Invoices (SPEC 4.1): the seed's field names, with every format rule the contract sets.
 // Business rules (amount range, items total) are the application's and answer 422, so they are not here.
-import { Document, PaymentMethod } from "@fatura/domain"
+import { Card, Document, PaymentMethod } from "@fatura/domain"
 import { Result, Schema } from "effect"
 
 const text = (min: number, max: number) => Schema.String.check(Schema.isMinLength(min), Schema.isMaxLength(max))
@@ -84,15 +84,26 @@ export const PayerInput = Schema.Struct({
   address_state: Schema.optionalKey(Uf)
 })
 
+export const CardNumber = Schema.String.check(
+  Schema.isMaxLength(32),
+  Schema.makeFilter((value: string) => {
+    const digits = Card.normalizeNumber(value)
+    if (!/^\d{12,19}$/.test(digits)) return "must have 12 to 19 digits"
+    return Card.luhn(digits) || "is not a valid card number"
+  })
+)
+
 export const CardInput = Schema.Struct({
   token: Schema.optionalKey(text(1, 255)),
-  installment: Schema.optionalKey(Schema.Int),
-  number: Schema.optionalKey(text(1, 32)),
+  installment: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 }))),
+  number: Schema.optionalKey(CardNumber),
   first_name: Schema.optionalKey(text(1, 255)),
   last_name: Schema.optionalKey(text(1, 255)),
-  month: Schema.optionalKey(text(1, 2)),
-  year: Schema.optionalKey(text(1, 4)),
-  security_code: Schema.optionalKey(text(1, 4)),
+  month: Schema.optionalKey(
+    Schema.String.check(Schema.isPattern(/^(0?[1-9]|1[0-2])$/, { expected: "a month from 1 to 12" }))
+  ),
+  year: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}$/, { expected: "a year of 4 digits" }))),
+  security_code: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{3,4}$/, { expected: "3 or 4 digits" }))),
   cavv: Schema.optionalKey(text(0, 255)),
   xid: Schema.optionalKey(text(0, 255)),
   eci: Schema.optionalKey(text(0, 2)),

@@ -23,12 +23,24 @@ export class CompanyNotFound extends Schema.TaggedError<CompanyNotFound>()("Comp
   companyId: Schema.Number
 }) {}
 
-/** A payment method this build cannot take yet. */
-export class MethodNotSupported extends Schema.TaggedError<MethodNotSupported>()("MethodNotSupported", {
-  method: Schema.String
-}) {}
-
 /** The database cannot be reached; the request may be retried later. */
 export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
+  message: Schema.String
+}) {}
+
+/** Card data the contract's format checks cannot judge alone (an expiry in the past, an unknown brand). */
+export class InvalidCardData extends Schema.TaggedError<InvalidCardData>()("InvalidCardData", {
+  field: Schema.String,
+  reason: Schema.String
+}) {}
+
+/** A boleto due date outside today … today + 365 (São Paulo). */
+export class InvalidDueDate extends Schema.TaggedError<InvalidDueDate>()("InvalidDueDate", {
+  dueDate: Schema.String,
+  reason: Schema.String
+}) {}
+
+/** Live card payments need a live acquirer, and none is configured. */
+export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>()("AcquirerUnavailable", {
   message: Schema.String
 }) {}

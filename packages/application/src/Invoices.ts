@@ -1,5 +1,6 @@
-// Use cases of invoices: creating one (SPEC 4.1) and finding one of the caller's (SPEC 4.2).
+// Use cases of invoices: creating one of any method (SPEC 4.1, 6) and finding one of the caller's (SPEC 4.2).
 import {
+  Card,
   type Cents,
   Company,
   type Document,
@@ -7,16 +8,27 @@ import {
   Invoice,
   InvoiceStatus,
   InvoiceTransaction,
-  type PaymentMethod,
+  PaymentMethod,
   Timestamp
 } from "@fatura/domain"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
+import { BoletoIssuer } from "./BoletoIssuer.js"
+import { CardAcquirer, type CardChargeResult } from "./CardAcquirer.js"
 import * as Clock from "./Clock.js"
 import { CompanyRepository } from "./CompanyRepository.js"
-import { CompanyBlocked, InvoiceNotFound, MethodNotSupported, type StorageUnavailable } from "./Failures.js"
-import { type InvoiceReference, InvoiceRepository } from "./InvoiceRepository.js"
+import {
+  type AcquirerUnavailable,
+  CompanyBlocked,
+  CompanyNotFound,
+  InvalidCardData,
+  InvalidDueDate,
+  InvoiceNotFound,
+  type StorageUnavailable
+} from "./Failures.js"
+import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
 import { PixProvider } from "./PixProvider.js"
 import type { Principal } from "./Principal.js"
+import { PublicBaseUrl } from "./PublicBaseUrl.js"
 import { randomBase62, randomUrlToken, randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
@@ -25,6 +37,20 @@ export interface ItemInput {
   readonly description: string | null
   readonly quantity: number
   readonly unitPrice: number
+}
+
+export interface CardInput {
+  readonly token: string | null
+  readonly installment: number | null
+  readonly number: string | null
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly month: string | null
+  readonly year: string | null
+  readonly securityCode: string | null
+  readonly cavv: string | null
+  readonly eci: string | null
+  readonly version: string | null
 }
 
 /** A create request whose shape and formats the contract has already checked; business rules are checked here. */
@@ -45,6 +71,8 @@ export interface CreateInvoiceInput {
   readonly externalRef: string | null
   readonly metadata: Readonly<Record<string, string>> | null
   readonly expiresIn: number | null
+  readonly dueDate: string | null
+  readonly card: CardInput | null
 }
 
 export interface InvoiceView {
@@ -55,12 +83,17 @@ export interface InvoiceView {
 
 export type CreateInvoiceFailure =
   | CompanyBlocked
-  | MethodNotSupported
   | Invoice.AmountOutOfRange
   | Invoice.TotalMismatch
+  | Card.InstallmentTooSmall
+  | InvalidCardData
+  | InvalidDueDate
+  | AcquirerUnavailable
   | StorageUnavailable
 
 export const defaultPixExpiresIn = 86_400
+export const defaultBoletoDueInDays = 3
+export const maximumBoletoDueInDays = 365
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -73,6 +106,28 @@ export const parseReference = (raw: string): Option.Option<InvoiceReference> => 
   return Option.none()
 }
 
+/** Compares secrets in time that does not depend on where they differ. */
+const sameSecret = (expected: string, given: string): boolean => {
+  const a = new TextEncoder().encode(expected)
+  const b = new TextEncoder().encode(given)
+  let difference = a.length ^ b.length
+  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i % Math.max(b.length, 1)] ?? 0)
+  return difference === 0
+}
+
+type Outcome =
+  | { readonly _tag: "Pending" }
+  | { readonly _tag: "Charged"; readonly result: CardChargeResult; readonly card: CheckedCard }
+
+interface CheckedCard {
+  readonly details: Invoice.CardDetails
+}
+
+const cardField = <A>(result: Result.Result<A, Card.InvalidCard>) =>
+  Result.isSuccess(result)
+    ? Effect.succeed(result.success)
+    : Effect.fail(new InvalidCardData({ field: `card.${result.failure.field}`, reason: result.failure.reason }))
+
 export class Invoices extends Context.Service<
   Invoices,
   {
@@ -84,6 +139,14 @@ export class Invoices extends Context.Service<
       principal: Principal,
       reference: string
     ) => Effect.Effect<InvoiceView, InvoiceNotFound | StorageUnavailable>
+    /** The invoice a payer holds the checkout token of; any other token finds nothing. */
+    readonly findForPayer: (
+      secureId: string,
+      token: string
+    ) => Effect.Effect<
+      { readonly invoice: Invoice.Invoice; readonly company: Company.Company },
+      InvoiceNotFound | StorageUnavailable
+    >
   }
 >()("@fatura/application/Invoices") {
   static readonly layer = Layer.effect(
@@ -93,12 +156,74 @@ export class Invoices extends Context.Service<
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const pix = yield* PixProvider
+      const boletos = yield* BoletoIssuer
+      const acquirer = yield* CardAcquirer
+
+      /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
+      const charge = Effect.fnUntraced(function* (
+        principal: Principal,
+        card: CardInput,
+        amount: Cents.Cents,
+        installments: number,
+        today: string
+      ) {
+        if (card.token !== null) {
+          return yield* new InvalidCardData({ field: "card.token", reason: "unknown or expired card token" })
+        }
+        const missing = (["number", "firstName", "lastName", "month", "year", "securityCode"] as const).find(
+          (name) => card[name] === null
+        )
+        if (missing !== undefined) {
+          const wire = { firstName: "first_name", lastName: "last_name", securityCode: "security_code" } as const
+          const name = missing in wire ? wire[missing as keyof typeof wire] : missing
+          return yield* new InvalidCardData({ field: `card.${name}`, reason: "is required" })
+        }
+        const number = Card.normalizeNumber(card.number ?? "")
+        const brand = Card.detectBrand(number)
+        if (brand === undefined) {
+          return yield* new InvalidCardData({ field: "card.number", reason: "is not a card brand we accept" })
+        }
+        const [year, month] = today.split("-").map(Number) as [number, number]
+        const expiry = yield* cardField(
+          Card.parseExpiry({ month: card.month ?? "", year: card.year ?? "" }, { year, month })
+        )
+        const threeDSecure = Card.classifyThreeDSecure({ eci: card.eci, cavv: card.cavv })
+        const details: Invoice.CardDetails = {
+          brand,
+          ...Card.mask(number),
+          holderName: `${card.firstName} ${card.lastName}`.trim(),
+          expirationMonth: expiry.month,
+          expirationYear: expiry.year,
+          threeDSecure:
+            card.eci === null && card.cavv === null
+              ? null
+              : { eci: card.eci, version: card.version, authenticated: threeDSecure === "authenticated" }
+        }
+        if (principal.company.isActive3ds && threeDSecure === "unauthenticated") {
+          const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
+          return { _tag: "Charged", result, card: { details } } satisfies Outcome
+        }
+        const result = yield* acquirer.charge({
+          mode: principal.mode,
+          amount,
+          installments,
+          card: {
+            number,
+            holderName: details.holderName,
+            expirationMonth: expiry.month,
+            expirationYear: expiry.year,
+            securityCode: card.securityCode ?? "",
+            brand
+          },
+          threeDSecure
+        })
+        return { _tag: "Charged", result, card: { details } } satisfies Outcome
+      })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
         const company = principal.company
         const block = Company.creationBlock(company.blocks, input.method)
         if (block !== undefined) return yield* new CompanyBlocked({ block })
-        if (input.method !== "pix") return yield* new MethodNotSupported({ method: input.method })
 
         const amount = yield* Effect.fromResult(Invoice.checkAmount(input.totalPriceCents))
         const items: ReadonlyArray<Invoice.InvoiceItem> =
@@ -114,24 +239,69 @@ export class Invoices extends Context.Service<
         if (input.items !== null) yield* Effect.fromResult(Invoice.checkItemsTotal(items, amount))
 
         const now = yield* Clock.now
-        const installments = 1
-        const txid = randomBase62(25)
-        const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
-        const charge = yield* pix.charge({ company, amount, txid, expiresAt })
+        const today = Clock.businessDate(now)
+        const secureId = randomUuid()
+        const tokenCheckout = randomUrlToken()
+        const installments =
+          input.method === "credit_card"
+            ? yield* Effect.fromResult(Card.checkInstallments(amount, input.card?.installment ?? 1)).pipe(
+                Effect.catchTag("InvalidInstallments", () =>
+                  Effect.fail(new InvalidCardData({ field: "card.installment", reason: "must be from 1 to 12" }))
+                )
+              )
+            : 1
 
-        const draft: Omit<Invoice.Invoice, "id" | "client" | "timeline"> = {
-          secureId: randomUuid(),
+        let pixCharge: Invoice.PixCharge | null = null
+        let boleto: Invoice.BoletoSlip | null = null
+        let outcome: Outcome = { _tag: "Pending" }
+        switch (input.method) {
+          case "pix": {
+            const txid = randomBase62(25)
+            const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
+            const { qrCode } = yield* pix.charge({ company, amount, txid, expiresAt })
+            pixCharge = { qrCode, txid, expiresAt }
+            break
+          }
+          case "bank_slip": {
+            const dueDate = input.dueDate ?? Clock.addDays(today, defaultBoletoDueInDays)
+            const latest = Clock.addDays(today, maximumBoletoDueInDays)
+            if (dueDate < today || dueDate > latest) {
+              return yield* new InvalidDueDate({ dueDate, reason: `must be between ${today} and ${latest}` })
+            }
+            const ourNumber = yield* invoices.nextOurNumber
+            const issued = yield* boletos.issue({ company, amount, dueDate, ourNumber })
+            const base = yield* PublicBaseUrl
+            boleto = {
+              ...issued,
+              dueDate,
+              ourNumber,
+              url: `${base}/api/v2/public/invoices/${secureId}/boleto.pdf?token=${tokenCheckout}`
+            }
+            break
+          }
+          case "credit_card": {
+            if (input.card !== null) outcome = yield* charge(principal, input.card, amount, installments, today)
+            break
+          }
+        }
+
+        const approved = outcome._tag === "Charged" && outcome.result._tag === "Approved"
+        const refusedReason =
+          outcome._tag === "Charged" && outcome.result._tag === "Refused" ? outcome.result.reason : null
+        const fee = FeePlan.split(company.feePlan, input.method, installments, amount)
+        const draft: NewInvoice = {
+          secureId,
           companyId: company.id,
           mode: principal.mode,
           method: input.method,
-          status: "pending",
+          status: approved ? "paid" : refusedReason !== null ? "refused" : "pending",
           amount,
           installments,
           createdAt: now,
           updatedAt: now,
-          paidAt: null,
+          paidAt: approved ? now : null,
           refundedAmount: 0 as Cents.Cents,
-          refusedReason: null,
+          refusedReason,
           postbackUrl: input.postbackUrl,
           traceable: input.tangible,
           ip: input.ip,
@@ -139,10 +309,24 @@ export class Invoices extends Context.Service<
           externalRef: input.externalRef,
           items,
           payer: input.payer,
-          tokenCheckout: randomUrlToken(),
-          fee: FeePlan.split(company.feePlan, input.method, installments, amount),
-          pix: { qrCode: charge.qrCode, txid, expiresAt }
+          tokenCheckout,
+          fee,
+          pix: pixCharge,
+          boleto,
+          card: outcome._tag === "Charged" ? outcome.card.details : null
         }
+        const created = { status: "pending", event: InvoiceStatus.eventType("pending") } as const
+        const timeline =
+          draft.status === "pending"
+            ? [created]
+            : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
+        const balance = PaymentMethod.balanceKindOf(input.method)
+        const movements: ReadonlyArray<NewMovement> = approved
+          ? [
+              { type: "payment", direction: "credit", amount, balance },
+              { type: "fee", direction: "debit", amount: fee.estimatedFee as Cents.Cents, balance }
+            ]
+          : []
 
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
@@ -155,20 +339,47 @@ export class Invoices extends Context.Service<
               phone: input.payer.phone,
               now
             })
-            const invoice = yield* invoices.insert(draft, client, {
-              status: "pending",
-              event: InvoiceStatus.eventType("pending")
-            })
-            const totals = yield* companies.totals(company.id, principal.mode, now)
-            yield* invoices.recordEvent({
-              id: `evt_${randomUuid()}`,
-              companyId: company.id,
-              invoiceId: invoice.id,
-              type: InvoiceStatus.eventType("pending"),
-              livemode: principal.mode === "live",
-              data: InvoiceTransaction.render(invoice, company, totals),
-              createdAt: now
-            })
+            const cardAssociate =
+              draft.card === null
+                ? null
+                : yield* invoices.associateCard({
+                    companyId: company.id,
+                    clientId: client.id,
+                    brand: draft.card.brand,
+                    firstDigits: draft.card.firstDigits,
+                    lastDigits: draft.card.lastDigits,
+                    expirationMonth: draft.card.expirationMonth,
+                    expirationYear: draft.card.expirationYear,
+                    now
+                  })
+            const totalsBefore = yield* companies.totals(company.id, principal.mode, now)
+            const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
+            const totals = approved ? yield* companies.totals(company.id, principal.mode, now) : totalsBefore
+            const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
+              invoices.recordEvent({
+                id: `evt_${randomUuid()}`,
+                companyId: company.id,
+                invoiceId: invoice.id,
+                type,
+                livemode: principal.mode === "live",
+                data: InvoiceTransaction.render(snapshot, company, snapshotTotals),
+                createdAt: now
+              })
+            if (invoice.status === "pending") {
+              yield* record(InvoiceStatus.eventType("pending"), invoice, totalsBefore)
+            } else {
+              // The created event shows the invoice as it was created, before the charge settled it.
+              const asCreated: Invoice.Invoice = {
+                ...invoice,
+                status: "pending",
+                paidAt: null,
+                refusedReason: null,
+                timeline: invoice.timeline.slice(0, 1),
+                movements: []
+              }
+              yield* record(InvoiceStatus.eventType("pending"), asCreated, totalsBefore)
+              yield* record(InvoiceStatus.eventType(invoice.status), invoice, totals)
+            }
             return { invoice, company, totals }
           })
         )
@@ -183,7 +394,21 @@ export class Invoices extends Context.Service<
         return { invoice: found.value, company: principal.company, totals }
       })
 
-      return Invoices.of({ create, find })
+      const findForPayer = Effect.fn("Invoices.findForPayer")(function* (secureId: string, token: string) {
+        const lower = secureId.toLowerCase()
+        if (!uuidPattern.test(lower)) return yield* new InvoiceNotFound({ reference: secureId })
+        const found = yield* invoices.findBySecureId(lower as Invoice.SecureId)
+        if (Option.isNone(found) || !sameSecret(found.value.tokenCheckout, token)) {
+          return yield* new InvoiceNotFound({ reference: secureId })
+        }
+        const company = yield* companies.findById(found.value.companyId)
+        if (Option.isNone(company)) {
+          return yield* Effect.die(new CompanyNotFound({ companyId: found.value.companyId }))
+        }
+        return { invoice: found.value, company: company.value }
+      })
+
+      return Invoices.of({ create, find, findForPayer })
     })
   )
 }

@@ -5,7 +5,7 @@ import type { CompanyId } from "./Company.js"
 import type { Document } from "./Document.js"
 import type { FeeSplit } from "./FeePlan.js"
 import type { InvoiceStatus } from "./InvoiceStatus.js"
-import type { PaymentMethod } from "./PaymentMethod.js"
+import type { BalanceKind, PaymentMethod } from "./PaymentMethod.js"
 import type { Timestamp } from "./Timestamp.js"
 
 export const InvoiceId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("InvoiceId"))
@@ -75,6 +75,54 @@ export interface PixCharge {
   readonly expiresAt: Timestamp
 }
 
+export interface BoletoSlip {
+  readonly barcode: string
+  readonly digitableLine: string
+  /** The business date (São Paulo) after which the slip can no longer be paid. */
+  readonly dueDate: string
+  readonly url: string
+  readonly bankCode: string
+  readonly ourNumber: string
+}
+
+export interface ThreeDSecureData {
+  readonly eci: string | null
+  readonly version: string | null
+  readonly authenticated: boolean
+}
+
+/** What is kept of a card: never its full number, never its security code. */
+export interface CardDetails {
+  readonly brand: string
+  readonly firstDigits: string
+  readonly lastDigits: string
+  readonly holderName: string
+  readonly expirationMonth: number
+  readonly expirationYear: number
+  readonly threeDSecure: ThreeDSecureData | null
+}
+
+/** The company's reference to a card a client paid with, one per distinct card per client. */
+export interface CardAssociate {
+  readonly id: number
+  readonly brand: string
+  readonly lastDigits: string
+  readonly clientId: ClientId
+  readonly createdAt: Timestamp
+}
+
+export type MovementType = "payment" | "fee" | "refund" | "chargeback"
+
+/** One ledger entry of the invoice (SPEC 7.4). */
+export interface Movement {
+  readonly id: number
+  readonly type: MovementType
+  readonly direction: "credit" | "debit"
+  readonly amount: Cents
+  readonly balance: BalanceKind
+  readonly createdAt: Timestamp
+}
+
 export interface Invoice {
   readonly id: InvoiceId
   readonly secureId: SecureId
@@ -100,7 +148,11 @@ export interface Invoice {
   readonly tokenCheckout: string
   readonly fee: FeeSplit
   readonly pix: PixCharge | null
+  readonly boleto: BoletoSlip | null
+  readonly card: CardDetails | null
+  readonly cardAssociate: CardAssociate | null
   readonly timeline: ReadonlyArray<TimelineEntry>
+  readonly movements: ReadonlyArray<Movement>
 }
 
 export class AmountOutOfRange extends Schema.TaggedError<AmountOutOfRange>()("AmountOutOfRange", {

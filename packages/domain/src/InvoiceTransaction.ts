@@ -271,15 +271,52 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
     refusedReason: invoice.refusedReason,
     postbackUrl,
     traceable: invoice.traceable,
-    boleto: null,
-    card: null,
-    card_associate: null,
+    boleto:
+      invoice.boleto === null
+        ? null
+        : {
+            barcode: invoice.boleto.barcode,
+            digitable_line: invoice.boleto.digitableLine,
+            due_date: invoice.boleto.dueDate,
+            url: invoice.boleto.url,
+            bank_code: invoice.boleto.bankCode,
+            our_number: invoice.boleto.ourNumber
+          },
+    card:
+      invoice.card === null
+        ? null
+        : {
+            brand: invoice.card.brand,
+            first_digits: invoice.card.firstDigits,
+            last_digits: invoice.card.lastDigits,
+            holder_name: invoice.card.holderName,
+            expiration_month: invoice.card.expirationMonth,
+            expiration_year: invoice.card.expirationYear,
+            three_d_secure: invoice.card.threeDSecure
+          },
+    card_associate:
+      invoice.cardAssociate === null
+        ? null
+        : {
+            id: invoice.cardAssociate.id,
+            brand: invoice.cardAssociate.brand,
+            last_digits: invoice.cardAssociate.lastDigits,
+            client_id: invoice.cardAssociate.clientId,
+            created_at: invoice.cardAssociate.createdAt
+          },
     delivery: null,
     shipping: null,
     ip: invoice.ip,
     metadata: invoice.metadata,
     externalRef: invoice.externalRef,
-    financial_movements: [],
+    financial_movements: invoice.movements.map((movement) => ({
+      id: movement.id,
+      type: movement.type,
+      direction: movement.direction,
+      amount: movement.amount,
+      balance: movement.balance,
+      created_at: movement.createdAt
+    })),
     refunds: [],
     splits: [],
     timeline: invoice.timeline.map((entry) => ({

@@ -1,3 +1,5 @@
+export * as Boleto from "./Boleto.js"
+export * as Card from "./Card.js"
 export * as Cents from "./Cents.js"
 export * as Company from "./Company.js"
 export * as Document from "./Document.js"

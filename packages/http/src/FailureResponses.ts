@@ -3,24 +3,29 @@
 
 import { Forbidden, InvalidRequest, NotFound, Unauthorized, Unavailable, Unprocessable } from "@fatura/api"
 import type {
+  AcquirerUnavailable,
   CompanyBlocked,
   CompanyNotFound,
+  InvalidCardData,
+  InvalidDueDate,
   InvoiceNotFound,
-  MethodNotSupported,
   StorageUnavailable,
   Unauthenticated
 } from "@fatura/application"
-import type { Invoice } from "@fatura/domain"
+import type { Card, Invoice } from "@fatura/domain"
 
 type Failure =
   | Unauthenticated
   | CompanyBlocked
   | CompanyNotFound
   | InvoiceNotFound
-  | MethodNotSupported
+  | InvalidCardData
+  | InvalidDueDate
+  | AcquirerUnavailable
   | StorageUnavailable
   | Invoice.AmountOutOfRange
   | Invoice.TotalMismatch
+  | Card.InstallmentTooSmall
 
 type ResponseFor<F extends Failure> = F extends Unauthenticated
   ? Unauthorized
@@ -28,9 +33,9 @@ type ResponseFor<F extends Failure> = F extends Unauthenticated
     ? Forbidden
     : F extends InvoiceNotFound | CompanyNotFound
       ? NotFound
-      : F extends MethodNotSupported
+      : F extends InvalidCardData | InvalidDueDate
         ? InvalidRequest
-        : F extends StorageUnavailable
+        : F extends StorageUnavailable | AcquirerUnavailable
           ? Unavailable
           : Unprocessable
 
@@ -40,6 +45,9 @@ const blockMessage = (block: CompanyBlocked["block"]) =>
     : block === "processing"
       ? "the company is blocked from creating invoices"
       : `the company is blocked from creating ${block} invoices`
+
+const invalidRequest = (path: string, message: string) =>
+  new InvalidRequest({ message: `${path}: ${message}`, issues: [{ path, message }] })
 
 export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
   switch (failure._tag) {
@@ -51,16 +59,19 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new NotFound({ message: "no invoice with that id" }) as never
     case "CompanyNotFound":
       return new NotFound({ message: "no company with that id" }) as never
-    case "MethodNotSupported":
-      return new InvalidRequest({
-        message: `method: ${failure.method} is not supported yet`,
-        issues: [{ path: "method", message: `${failure.method} is not supported yet` }]
-      }) as never
+    case "InvalidCardData":
+      return invalidRequest(failure.field, failure.reason) as never
+    case "InvalidDueDate":
+      return invalidRequest("due_date", failure.reason) as never
     case "StorageUnavailable":
       return new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable" }) as never
+    case "AcquirerUnavailable":
+      return new Unavailable({ code: "acquirer_unavailable", message: failure.message }) as never
     case "AmountOutOfRange":
       return new Unprocessable({ code: "amount_out_of_range", message: failure.message }) as never
     case "TotalMismatch":
       return new Unprocessable({ code: "total_mismatch", message: failure.message }) as never
+    case "InstallmentTooSmall":
+      return new Unprocessable({ code: "installment_too_small", message: failure.message }) as never
   }
 }

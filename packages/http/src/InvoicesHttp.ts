@@ -40,7 +40,24 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
     postbackUrl: request.postback_url === undefined || request.postback_url === "" ? null : request.postback_url,
     externalRef: request.external_ref ?? null,
     metadata: request.metadata ?? null,
-    expiresIn: request.expires_in ?? null
+    expiresIn: request.expires_in ?? null,
+    dueDate: request.due_date ?? null,
+    card:
+      request.card === undefined
+        ? null
+        : {
+            token: request.card.token ?? null,
+            installment: request.card.installment ?? null,
+            number: request.card.number ?? null,
+            firstName: request.card.first_name ?? null,
+            lastName: request.card.last_name ?? null,
+            month: request.card.month ?? null,
+            year: request.card.year ?? null,
+            securityCode: request.card.security_code ?? null,
+            cavv: request.card.cavv ?? null,
+            eci: request.card.eci ?? null,
+            version: request.card.version ?? null
+          }
   }
 }
 

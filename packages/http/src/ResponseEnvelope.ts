@@ -5,6 +5,7 @@ import type { ErrorIssue } from "@fatura/api"
 import { Cause, Clock, Effect, Option, type Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import * as Idempotency from "./Idempotency.js"
 
 const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/
 
@@ -13,8 +14,16 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   return given !== undefined && saneRequestId.test(given) ? given : crypto.randomUUID()
 }
 
+// Messages never echo the input: a request may carry a card number or a CVV, which no response repeats.
+const withoutInput = (message: string) =>
+  message.startsWith("Invalid data ") ? "is invalid" : message.replace(/, got [\s\S]*$/, "")
+
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
-  leafHook: (issue) => (issue._tag === "MissingKey" ? "is required" : SchemaIssue.defaultLeafHook(issue))
+  leafHook: (issue) => (issue._tag === "MissingKey" ? "is required" : withoutInput(SchemaIssue.defaultLeafHook(issue))),
+  checkHook: (issue) => {
+    const message = SchemaIssue.defaultCheckHook(issue)
+    return message === undefined ? undefined : withoutInput(message)
+  }
 })
 
 const pathOf = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>) =>
@@ -72,37 +81,40 @@ const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
 const routeOf = (url: string) => url.split("?")[0] ?? url
 
 export const layer = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const requestId = requestIdOf(request)
-      const started = yield* Clock.currentTimeMillis
-      const handled = hasNonJsonBody(request)
-        ? Effect.succeed(
-            errorBody(415, {
-              code: "unsupported_media_type",
-              message: "send the body as Content-Type: application/json"
-            })
-          )
-        : httpEffect
-      const response = yield* handled.pipe(
-        Effect.catchCause((cause) =>
-          Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
-        ),
-        Effect.annotateLogs({ requestId })
-      )
-      const durationMs = (yield* Clock.currentTimeMillis) - started
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          requestId,
-          method: request.method,
-          route: routeOf(request.url),
-          status: response.status,
-          durationMs
-        })
-      )
-      const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
-      return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId
-    }),
+  Effect.map(
+    Idempotency.make,
+    (idempotent) => (httpEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const requestId = requestIdOf(request)
+        const started = yield* Clock.currentTimeMillis
+        const handled = hasNonJsonBody(request)
+          ? Effect.succeed(
+              errorBody(415, {
+                code: "unsupported_media_type",
+                message: "send the body as Content-Type: application/json"
+              })
+            )
+          : idempotent(httpEffect)
+        const response = yield* handled.pipe(
+          Effect.catchCause((cause) =>
+            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
+          ),
+          Effect.annotateLogs({ requestId })
+        )
+        const durationMs = (yield* Clock.currentTimeMillis) - started
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({
+            requestId,
+            method: request.method,
+            route: routeOf(request.url),
+            status: response.status,
+            durationMs
+          })
+        )
+        const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId
+      })
+  ),
   { global: true }
 )

@@ -9,6 +9,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import * as EmbeddedLock from "./EmbeddedLock.js"
 import * as Migrations from "./Migrations.js"
 import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
+import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
 import * as SqlTransactions from "./SqlTransactions.js"
@@ -41,6 +42,7 @@ export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient
 
 export const repositories = Layer.mergeAll(
   SqlCompanyRepository.layer,
+  SqlIdempotencyStore.layer,
   SqlInvoiceRepository.layer,
   SqlTransactions.layer,
   SqlReadiness.layer

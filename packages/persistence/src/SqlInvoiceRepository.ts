@@ -24,6 +24,15 @@ interface TimelineRow {
   readonly created_at: string
 }
 
+interface MovementRow {
+  readonly id: number | string
+  readonly type: Invoice.MovementType
+  readonly direction: "credit" | "debit"
+  readonly amount: number | string
+  readonly balance: PaymentMethod.BalanceKind
+  readonly created_at: string
+}
+
 const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
   id: int(row.id) as Invoice.InvoiceId,
   secureId: text(row.secure_id) as Invoice.SecureId,
@@ -52,9 +61,39 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
     row.pix_qr_code === null
       ? null
       : { qrCode: text(row.pix_qr_code), txid: text(row.pix_txid), expiresAt: timestamp(row.pix_expires_at) },
+  boleto:
+    row.boleto_barcode === null
+      ? null
+      : {
+          barcode: text(row.boleto_barcode),
+          digitableLine: text(row.boleto_digitable_line),
+          dueDate: text(row.boleto_due_date),
+          url: text(row.boleto_url),
+          bankCode: text(row.boleto_bank_code),
+          ourNumber: text(row.boleto_our_number)
+        },
+  card: row.card === null ? null : json<Invoice.CardDetails>(row.card),
+  cardAssociate:
+    row.card_reference_id === null
+      ? null
+      : {
+          id: int(row.card_reference_id),
+          brand: text(row.card_reference_brand),
+          lastDigits: text(row.card_reference_last_digits),
+          clientId: int(row.client_id) as Invoice.ClientId,
+          createdAt: timestamp(row.card_reference_created_at)
+        },
   timeline: json<ReadonlyArray<TimelineRow>>(row.timeline).map((entry) => ({
     status: entry.status,
     event: entry.event,
+    createdAt: timestamp(entry.created_at)
+  })),
+  movements: json<ReadonlyArray<MovementRow>>(row.movements).map((entry) => ({
+    id: int(entry.id),
+    type: entry.type,
+    direction: entry.direction,
+    amount: int(entry.amount) as Cents.Cents,
+    balance: entry.balance,
     createdAt: timestamp(entry.created_at)
   }))
 })
@@ -70,13 +109,23 @@ export const layer = Layer.effect(
         i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
         fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
         fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
+        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
+        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
+        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
+        fatura_ts(r.created_at) AS card_reference_created_at,
         c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
         c.document_type AS client_document_type, c.document_number AS client_document_number,
         fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
         (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
                                                     'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
-           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline
-      FROM invoices i JOIN clients c ON c.id = i.client_id`)
+           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
+        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
+                                                    'amount', l.amount, 'balance', l.balance,
+                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
+           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements
+      FROM invoices i
+      JOIN clients c ON c.id = i.client_id
+      LEFT JOIN card_references r ON r.id = i.card_reference_id`)
 
     return InvoiceRepository.of({
       upsertClient: (contact) =>
@@ -94,12 +143,42 @@ export const layer = Layer.effect(
           storage
         ),
 
-      insert: (invoice: NewInvoice, client, first) =>
+      associateCard: (card) =>
+        sql`
+          INSERT INTO card_references AS r (company_id, client_id, brand, first_digits, last_digits, expiration_month,
+                                            expiration_year, created_at)
+          VALUES (${card.companyId}, ${card.clientId}, ${card.brand}, ${card.firstDigits}, ${card.lastDigits},
+                  ${card.expirationMonth}, ${card.expirationYear}, ${card.now}::timestamptz)
+          ON CONFLICT (client_id, brand, first_digits, last_digits, expiration_month, expiration_year)
+            DO UPDATE SET brand = r.brand
+          RETURNING id, brand, last_digits, client_id, fatura_ts(created_at) AS created_at`.pipe(
+          Effect.map((rows) => {
+            const row = rows[0]!
+            return {
+              id: int(row.id),
+              brand: text(row.brand),
+              lastDigits: text(row.last_digits),
+              clientId: int(row.client_id) as Invoice.ClientId,
+              createdAt: timestamp(row.created_at)
+            } satisfies Invoice.CardAssociate
+          }),
+          storage
+        ),
+
+      nextOurNumber: sql`SELECT nextval('boleto_our_number') AS n`.pipe(
+        Effect.map((rows) => String(int(rows[0]!.n)).padStart(11, "0")),
+        storage
+      ),
+
+      insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
         Effect.gen(function* () {
+          const boleto = invoice.boleto
           const inserted = yield* sql`
             INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
               refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
-              token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, created_at, updated_at, paid_at)
+              token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
+              boleto_due_date, boleto_url, boleto_bank_code, boleto_our_number, card, card_reference_id,
+              created_at, updated_at, paid_at)
             VALUES (${invoice.secureId}::uuid, ${invoice.companyId}, ${client.id}, ${invoice.mode}, ${invoice.method},
               ${invoice.status}, ${invoice.amount}, ${invoice.installments}, ${invoice.refundedAmount},
               ${invoice.refusedReason}, ${invoice.postbackUrl}, ${invoice.traceable}, ${invoice.ip},
@@ -107,17 +186,33 @@ export const layer = Layer.effect(
               ${JSON.stringify(invoice.items)}::jsonb, ${JSON.stringify(invoice.payer)}::jsonb,
               ${invoice.tokenCheckout}, ${JSON.stringify(invoice.fee)}::jsonb, ${invoice.pix?.qrCode ?? null},
               ${invoice.pix?.txid ?? null}, ${invoice.pix?.expiresAt ?? null}::timestamptz,
+              ${boleto?.barcode ?? null}, ${boleto?.digitableLine ?? null}, ${boleto?.dueDate ?? null}::date,
+              ${boleto?.url ?? null}, ${boleto?.bankCode ?? null}, ${boleto?.ourNumber ?? null},
+              ${invoice.card === null ? null : JSON.stringify(invoice.card)}::jsonb, ${cardAssociate?.id ?? null},
               ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
             RETURNING id`
           const id = int(inserted[0]!.id) as Invoice.InvoiceId
-          yield* sql`
-            INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-            VALUES (${id}, ${first.status}, ${first.event}, ${invoice.createdAt}::timestamptz)`
+          for (const entry of timeline) {
+            yield* sql`
+              INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+              VALUES (${id}, ${entry.status}, ${entry.event}, ${invoice.createdAt}::timestamptz)`
+          }
+          const stored: Array<Invoice.Movement> = []
+          for (const movement of movements) {
+            const rows = yield* sql`
+              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+              VALUES (${invoice.companyId}, ${id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
+                      ${movement.amount}, ${movement.balance}, ${invoice.createdAt}::timestamptz)
+              RETURNING id`
+            stored.push({ ...movement, id: int(rows[0]!.id), createdAt: invoice.createdAt })
+          }
           return {
             ...invoice,
             id,
             client,
-            timeline: [{ status: first.status, event: first.event, createdAt: invoice.createdAt }]
+            cardAssociate,
+            timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt })),
+            movements: stored
           } satisfies Invoice.Invoice
         }).pipe(storage),
 
@@ -127,6 +222,12 @@ export const layer = Layer.effect(
           : sql`${selectInvoice}
               WHERE i.secure_id = ${reference.secureId}::uuid AND i.company_id = ${companyId} AND i.mode = ${mode}`
         ).pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice)),
+          storage
+        ),
+
+      findBySecureId: (secureId) =>
+        sql`${selectInvoice} WHERE i.secure_id = ${secureId}::uuid`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice)),
           storage
         ),

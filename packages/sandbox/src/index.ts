@@ -1,1 +1,3 @@
+export * as SandboxBoletoIssuer from "./SandboxBoletoIssuer.js"
+export * as SandboxCardAcquirer from "./SandboxCardAcquirer.js"
 export * as SandboxPixProvider from "./SandboxPixProvider.js"

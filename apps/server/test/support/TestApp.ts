@@ -6,7 +6,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { ApiKeys, Companies, type Registration } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp } from "@fatura/http"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
@@ -47,10 +47,21 @@ export const nextCnpj = (): string => {
 
 export const startApp = async (database: TestDatabase) => {
   const { config, release } = await database.acquire()
-  const services = Services.layer(config)
+  const services = Services.layer(config, "http://fatura.test")
+  // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
+  const logs: Array<string> = []
+  const captureLogs = Layer.merge(
+    Logger.layer([
+      Logger.map(Logger.formatJson, (line) => {
+        logs.push(line)
+      })
+    ]),
+    Layer.succeed(References.MinimumLogLevel, "All")
+  )
   const server = HttpRouter.serve(FaturaHttp.routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provideMerge(services)
+    Layer.provideMerge(services),
+    Layer.provide(captureLogs)
   )
   const runtime = ManagedRuntime.make(server)
   const address = await runtime.runPromise(
@@ -127,7 +138,20 @@ export const startApp = async (database: TestDatabase) => {
     await release()
   }
 
-  return { baseUrl, request, registerCompany, createKey, revokeKey, setBlock, query, stop }
+  /** Every text value stored anywhere in the database, one string per row of every table. */
+  const dumpAllTables = async () => {
+    const tables = await query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+    )
+    const rows: Array<string> = []
+    for (const { table_name } of tables) {
+      const dumped = await query(`SELECT row_to_json(t)::text AS row FROM "${String(table_name)}" t`)
+      rows.push(...dumped.map((row) => String(row.row)))
+    }
+    return rows
+  }
+
+  return { baseUrl, request, registerCompany, createKey, revokeKey, setBlock, query, dumpAllTables, logs, stop }
 }
 
 export type TestApp = Awaited<ReturnType<typeof startApp>>

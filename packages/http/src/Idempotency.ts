@@ -1,0 +1,136 @@
+// SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the
+// request's own changes, in one transaction, and repeats get it back instead of running again.
+import { Authentication, Clock, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
+import { Timestamp } from "@fatura/domain"
+import { Effect, Exit, Option } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+
+const keyPattern = /^[\x20-\x7E]{1,255}$/
+
+/** Statuses whose response a repeat gets back; 400, 409, 429 and 5xx let the repeat run anew (SPEC 9). */
+export const isStored = (status: number) =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![400, 409, 429].includes(status))
+
+/** How long a claim holds against repeats before a dead holder's key may be taken over. */
+const leaseSeconds = 60
+
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical)
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])])
+    )
+  }
+  return value
+}
+
+/**
+ * The body as canonical JSON, with the card number and security code reduced to what is shown of a card:
+ * the stored hash must not become a way to recover them.
+ */
+export const requestFingerprint = (body: string): string => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return body
+  }
+  if (typeof parsed === "object" && parsed !== null && "card" in parsed) {
+    const card = (parsed as { card: unknown }).card
+    if (typeof card === "object" && card !== null) {
+      const { number, security_code, ...rest } = card as Record<string, unknown>
+      const digits = typeof number === "string" ? number.replace(/\D/g, "") : ""
+      ;(parsed as { card: unknown }).card = {
+        ...rest,
+        number: `${digits.slice(0, 6)}…${digits.slice(-4)}/${digits.length}`,
+        security_code: typeof security_code === "string" ? security_code.length : null
+      }
+    }
+  }
+  return JSON.stringify(canonical(parsed))
+}
+
+const errorResponse = (status: number, code: string, message: string) =>
+  HttpServerResponse.jsonUnsafe({ code, message }, { status })
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
+  response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
+
+export const make = Effect.gen(function* () {
+  const store = yield* IdempotencyStore
+  const transactions = yield* Transactions
+  const authentication = yield* Authentication
+
+  const companyOf = (request: HttpServerRequest.HttpServerRequest) => {
+    const authorization = request.headers.authorization ?? ""
+    const secretKey = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
+    return authentication.authenticate(secretKey).pipe(
+      Effect.map((principal) => Option.some(principal.company.id)),
+      Effect.orElseSucceed(() => Option.none())
+    )
+  }
+
+  return <E, R>(
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = request.headers["idempotency-key"]
+      if (request.method !== "POST" || key === undefined) return yield* httpEffect
+      if (!keyPattern.test(key)) {
+        return HttpServerResponse.jsonUnsafe(
+          {
+            code: "invalid_request",
+            message: "Idempotency-Key: must be 1 to 255 printable ASCII characters",
+            issues: [{ path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }]
+          },
+          { status: 400 }
+        )
+      }
+      // Without a company there is nothing to scope the key to: the request fails authentication anyway.
+      const companyId = yield* companyOf(request)
+      if (Option.isNone(companyId)) return yield* httpEffect
+
+      const scope = { companyId: companyId.value, endpoint: `POST ${request.url.split("?")[0]}`, key }
+      const body = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
+      const requestHash = yield* Secrets.sha256Hex(requestFingerprint(body))
+      const now = yield* Clock.now
+      const claim = yield* store
+        .claim(scope, requestHash, now, Timestamp.plusSeconds(now, leaseSeconds))
+        .pipe(Effect.option)
+      if (Option.isNone(claim)) return errorResponse(503, "unavailable", "the service is temporarily unavailable")
+      switch (claim.value._tag) {
+        case "Replay":
+          return HttpServerResponse.text(claim.value.response.body, {
+            status: claim.value.response.status,
+            contentType: "application/json",
+            headers: { "idempotent-replayed": "true" }
+          })
+        case "Conflict":
+          return errorResponse(409, "idempotency_conflict", "this Idempotency-Key was used with another request body")
+        case "InProgress":
+          return errorResponse(409, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
+        case "Claimed":
+          return yield* transactions
+            .withTransaction(
+              Effect.gen(function* () {
+                const response = yield* httpEffect
+                if (isStored(response.status)) {
+                  yield* store.complete(scope, { status: response.status, body: bodyText(response) })
+                }
+                return response
+              })
+            )
+            .pipe(
+              Effect.onExit((exit) =>
+                Exit.isSuccess(exit) && isStored(exit.value.status) ? Effect.void : Effect.ignore(store.release(scope))
+              ),
+              Effect.catchTag("StorageUnavailable", () =>
+                Effect.succeed(errorResponse(503, "unavailable", "the service is temporarily unavailable"))
+              )
+            )
+      }
+    })
+})

@@ -1,0 +1,50 @@
+// Handlers of the payer's side: the boleto PDF behind the invoice's checkout token.
+import { FaturaApi, NotFound } from "@fatura/api"
+import { Invoices } from "@fatura/application"
+import { Document } from "@fatura/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as BoletoPdf from "./BoletoPdf.js"
+import { toResponse } from "./FailureResponses.js"
+
+const zip = (digits: string) => (digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits)
+
+export const layer = HttpApiBuilder.group(
+  FaturaApi,
+  "public",
+  Effect.fn(function* (handlers) {
+    const invoices = yield* Invoices
+    return handlers.handle("boletoPdf", ({ params, query }) =>
+      Effect.gen(function* () {
+        const { invoice, company } = yield* invoices.findForPayer(params.secureId, query.token)
+        const boleto = invoice.boleto
+        if (boleto === null) return yield* new NotFound({ message: "this invoice has no bank slip" })
+        const address = invoice.payer.address
+        return yield* Effect.promise(() =>
+          BoletoPdf.render({
+            payee: { name: company.corporateReason, document: Document.formatCnpj(company.cnpj) },
+            payer: {
+              name: invoice.payer.name,
+              document: Document.format(invoice.payer.document),
+              address: [
+                [address.line, address.number, address.complement].filter((part) => part !== null).join(", "),
+                [address.city, address.state].filter((part) => part !== null).join("/"),
+                address.zip === null ? null : `CEP ${zip(address.zip)}`
+              ]
+                .filter((part) => part !== null && part !== "")
+                .join(" — ")
+            },
+            amount: invoice.amount,
+            dueDate: boleto.dueDate,
+            bankCode: boleto.bankCode,
+            ourNumber: boleto.ourNumber,
+            barcode: boleto.barcode,
+            digitableLine: boleto.digitableLine,
+            documentNumber: String(invoice.id),
+            issuedAt: invoice.createdAt.slice(0, 10)
+          })
+        )
+      }).pipe(Effect.mapError((failure) => (failure._tag === "NotFound" ? failure : toResponse(failure))))
+    )
+  })
+)
