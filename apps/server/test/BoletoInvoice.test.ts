@@ -15,7 +15,7 @@ const saoPauloToday = () =>
 const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
-export const boletoRequest = (overrides: Record<string, unknown> = {}) => ({
+const boletoRequest = (overrides: Record<string, unknown> = {}) => ({
   method: "bank_slip",
   total_price_cents: 123_456,
   payer: {

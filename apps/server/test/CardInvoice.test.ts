@@ -1,26 +1,8 @@
 // SPEC 4.1 (credit_card), 5.1 (`card`, `card_associate`), 6.3, 7.2–7.4: card payments through the sandbox
 // acquirer, with installments and 3-D Secure.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { cardRequest, nextYear, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-const nextYear = String(new Date().getUTCFullYear() + 1)
-
-export const cardRequest = (card: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) =>
-  pixRequest({
-    method: "credit_card",
-    total_price_cents: 10_000,
-    card: {
-      number: "4111 1111 1111 1111",
-      first_name: "Maria",
-      last_name: "Souza",
-      month: "12",
-      year: nextYear,
-      security_code: "123",
-      ...card
-    },
-    ...overrides
-  })
 
 const authenticated = { eci: "05", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", version: "2.2.0", xid: "x-1" }
 const attempted = { eci: "06", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", version: "2.2.0" }

@@ -162,3 +162,21 @@ export const pixRequest = (overrides: Record<string, unknown> = {}) => ({
   payer: { name: "Maria Souza", cpf_cnpj: "529.982.247-25", email: "maria@example.com", phone: "(11) 98888-7777" },
   ...overrides
 })
+
+export const nextYear = String(new Date().getUTCFullYear() + 1)
+
+export const cardRequest = (card: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) =>
+  pixRequest({
+    method: "credit_card",
+    total_price_cents: 10_000,
+    card: {
+      number: "4111 1111 1111 1111",
+      first_name: "Maria",
+      last_name: "Souza",
+      month: "12",
+      year: nextYear,
+      security_code: "123",
+      ...card
+    },
+    ...overrides
+  })

@@ -1,0 +1,119 @@
+// SPEC 9: idempotent POSTs, also under concurrency.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+describe.each(testDatabases)("idempotency on $name", (database) => {
+  let app: TestApp
+  let key: string
+  let companyId: number
+
+  beforeAll(async () => {
+    app = await startApp(database)
+    const registered = await app.registerCompany()
+    key = registered.secretKey
+    companyId = registered.company.id
+  })
+  afterAll(() => app.stop())
+
+  const post = (idempotencyKey: string, body: unknown, withKey = key, path = "/api/v2/invoices") =>
+    app.request("POST", path, { key: withKey, body, headers: { "idempotency-key": idempotencyKey } })
+
+  const invoicesWithRef = async (externalRef: string) =>
+    Number((await app.query(`SELECT count(*)::int AS n FROM invoices WHERE external_ref = '${externalRef}'`))[0]!.n)
+
+  it("makes exactly one invoice out of 50 parallel creates with one key", async () => {
+    const body = pixRequest({ external_ref: "parallel-1" })
+    const replies = await Promise.all(Array.from({ length: 50 }, () => post("parallel-key-1", body)))
+    expect(await invoicesWithRef("parallel-1")).toBe(1)
+    const created = replies.filter((reply) => reply.status === 201)
+    const waiting = replies.filter((reply) => reply.status === 409)
+    expect(created.length + waiting.length).toBe(50)
+    expect(created.filter((reply) => reply.headers.get("idempotent-replayed") === null)).toHaveLength(1)
+    expect(new Set(created.map((reply) => reply.body.id)).size).toBe(1)
+    for (const reply of waiting) expect(reply.body.code).toBe("idempotency_in_progress")
+
+    const after = await post("parallel-key-1", body)
+    expect(after.status).toBe(201)
+    expect(after.headers.get("idempotent-replayed")).toBe("true")
+    expect(after.body).toEqual(created[0]!.body)
+  })
+
+  it("replays the stored response to a repeat with the same body, even with its keys reordered", async () => {
+    const body = pixRequest({ external_ref: "replay-1", metadata: { a: "1", b: "2" } })
+    const first = await post("replay-key", body)
+    expect(first.status).toBe(201)
+    expect(first.headers.get("idempotent-replayed")).toBeNull()
+    const reordered = JSON.parse(JSON.stringify({ ...body, metadata: { b: "2", a: "1" } }))
+    const second = await post("replay-key", Object.fromEntries(Object.entries(reordered).reverse()))
+    expect(second.status).toBe(201)
+    expect(second.headers.get("idempotent-replayed")).toBe("true")
+    expect(second.body).toEqual(first.body)
+    expect(await invoicesWithRef("replay-1")).toBe(1)
+  })
+
+  it("answers 409 idempotency_conflict to the same key with another body", async () => {
+    await post("conflict-key", pixRequest({ external_ref: "conflict-1" }))
+    const other = await post("conflict-key", pixRequest({ external_ref: "conflict-1", total_price_cents: 999 }))
+    expect(other.status).toBe(409)
+    expect(other.body.code).toBe("idempotency_conflict")
+    expect(await invoicesWithRef("conflict-1")).toBe(1)
+  })
+
+  it("replays a 422 too, but lets a 400 be retried with a fixed body", async () => {
+    const refused = await post("refused-key", pixRequest({ total_price_cents: 50 }))
+    expect(refused.status).toBe(422)
+    const again = await post("refused-key", pixRequest({ total_price_cents: 50 }))
+    expect(again.status).toBe(422)
+    expect(again.headers.get("idempotent-replayed")).toBe("true")
+    expect(again.body).toEqual(refused.body)
+
+    const invalid = await post("invalid-key", pixRequest({ method: "cash", external_ref: "fixed-1" }))
+    expect(invalid.status).toBe(400)
+    const fixed = await post("invalid-key", pixRequest({ external_ref: "fixed-1" }))
+    expect(fixed.status).toBe(201)
+    expect(fixed.headers.get("idempotent-replayed")).toBeNull()
+  })
+
+  it("replays a card payment instead of charging the card again", async () => {
+    const body = cardRequest({}, { external_ref: "card-once" })
+    const first = await post("card-key", body)
+    const second = await post("card-key", body)
+    expect(first.body.status).toBe("paid")
+    expect(second.headers.get("idempotent-replayed")).toBe("true")
+    expect(second.body).toEqual(first.body)
+    expect(await invoicesWithRef("card-once")).toBe(1)
+  })
+
+  it("scopes keys by company and by endpoint", async () => {
+    const other = await app.registerCompany()
+    const mine = await post("shared-key", pixRequest({ external_ref: "scope-1" }))
+    const theirs = await post("shared-key", pixRequest({ external_ref: "scope-1" }), other.secretKey)
+    expect(theirs.headers.get("idempotent-replayed")).toBeNull()
+    expect(theirs.body.companyId).toBe(other.company.id)
+    expect(mine.body.companyId).toBe(companyId)
+    const exchange = await post("shared-key", undefined, key, "/api/v2/exchange-token")
+    expect(exchange.status).toBe(200)
+    expect(exchange.body.public_token).toMatch(/^pk_test_/)
+    const exchangeAgain = await post("shared-key", undefined, key, "/api/v2/exchange-token")
+    expect(exchangeAgain.headers.get("idempotent-replayed")).toBe("true")
+    expect(exchangeAgain.body).toEqual(exchange.body)
+  })
+
+  it("creates a new invoice for every POST without a key", async () => {
+    const body = pixRequest({ external_ref: "no-key" })
+    await app.request("POST", "/api/v2/invoices", { key, body })
+    await app.request("POST", "/api/v2/invoices", { key, body })
+    expect(await invoicesWithRef("no-key")).toBe(2)
+  })
+
+  it("answers 400 to a key that is empty, too long or not printable ASCII", async () => {
+    for (const bad of ["x".repeat(256), "tab\there", "ação"]) {
+      const reply = await post(bad, pixRequest())
+      expect(reply.status, bad).toBe(400)
+      expect(reply.body.code).toBe("invalid_request")
+    }
+    const longest = await post("k".repeat(255), pixRequest())
+    expect(longest.status).toBe(201)
+  })
+})
