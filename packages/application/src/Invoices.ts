@@ -117,11 +117,7 @@ const sameSecret = (expected: string, given: string): boolean => {
 
 type Outcome =
   | { readonly _tag: "Pending" }
-  | { readonly _tag: "Charged"; readonly result: CardChargeResult; readonly card: CheckedCard }
-
-interface CheckedCard {
-  readonly details: Invoice.CardDetails
-}
+  | { readonly _tag: "Charged"; readonly result: CardChargeResult; readonly card: Invoice.CardDetails }
 
 const cardField = <A>(result: Result.Result<A, Card.InvalidCard>) =>
   Result.isSuccess(result)
@@ -201,7 +197,7 @@ export class Invoices extends Context.Service<
         }
         if (principal.company.isActive3ds && threeDSecure === "unauthenticated") {
           const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
-          return { _tag: "Charged", result, card: { details } } satisfies Outcome
+          return { _tag: "Charged", result, card: details } satisfies Outcome
         }
         const result = yield* acquirer.charge({
           mode: principal.mode,
@@ -217,7 +213,7 @@ export class Invoices extends Context.Service<
           },
           threeDSecure
         })
-        return { _tag: "Charged", result, card: { details } } satisfies Outcome
+        return { _tag: "Charged", result, card: details } satisfies Outcome
       })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
@@ -313,7 +309,7 @@ export class Invoices extends Context.Service<
           fee,
           pix: pixCharge,
           boleto,
-          card: outcome._tag === "Charged" ? outcome.card.details : null
+          card: outcome._tag === "Charged" ? outcome.card : null
         }
         const created = { status: "pending", event: InvoiceStatus.eventType("pending") } as const
         const timeline =
