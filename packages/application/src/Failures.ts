@@ -44,3 +44,21 @@ export class InvalidDueDate extends Schema.TaggedError<InvalidDueDate>()("Invali
 export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>()("AcquirerUnavailable", {
   message: Schema.String
 }) {}
+
+/** A refund the company's balance for that method cannot cover (SPEC 7.4). */
+export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", {
+  balance: Schema.Number,
+  required: Schema.Number
+}) {
+  override get message() {
+    return `the balance (${this.balance}) does not cover a refund of ${this.required}`
+  }
+}
+
+/** Sandbox helpers move test money only. */
+export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly", {}) {}
+
+/** A list cursor that names no invoice of the caller's. */
+export class UnknownCursor extends Schema.TaggedError<UnknownCursor>()("UnknownCursor", {
+  cursor: Schema.String
+}) {}

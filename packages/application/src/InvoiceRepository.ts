@@ -1,9 +1,9 @@
 // Port: invoices with their clients, timelines and events.
-import type { Company, Document, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
+import type { Cents, Company, Document, Invoice, InvoiceStatus, PaymentMethod, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
-export type NewInvoice = Omit<Invoice.Invoice, "id" | "client" | "cardAssociate" | "timeline" | "movements">
+export type NewInvoice = Omit<Invoice.Invoice, "id" | "client" | "cardAssociate" | "timeline" | "movements" | "refunds">
 
 export type NewMovement = Omit<Invoice.Movement, "id" | "createdAt">
 
@@ -31,6 +31,35 @@ export interface ClientContact {
   readonly email: string
   readonly phone: string | null
   readonly now: Timestamp.Timestamp
+}
+
+/** A move of an invoice to a new status, with what it writes besides the status (SPEC 7.1, 7.4). */
+export interface Transition {
+  readonly status: InvoiceStatus.InvoiceStatus
+  readonly event: string
+  readonly at: Timestamp.Timestamp
+  readonly paidAt: Timestamp.Timestamp | null
+  readonly refundedAmount: Cents.Cents
+  readonly movements: ReadonlyArray<NewMovement>
+  readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
+}
+
+export interface ListFilter {
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+  /** Only invoices older than this one (ids grow with time). */
+  readonly beforeId: Invoice.InvoiceId | null
+  readonly status: InvoiceStatus.InvoiceStatus | null
+  readonly method: PaymentMethod.PaymentMethod | null
+  readonly createdGte: Timestamp.Timestamp | null
+  readonly createdLte: Timestamp.Timestamp | null
+  readonly externalRef: string | null
+  readonly limit: number
+}
+
+export interface DueForExpiry {
+  readonly id: Invoice.InvoiceId
+  readonly companyId: Company.CompanyId
 }
 
 export interface NewEvent {
@@ -66,6 +95,34 @@ export class InvoiceRepository extends Context.Service<
       mode: Invoice.Mode,
       reference: InvoiceReference
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
+    /**
+     * The company's invoice, locked until the enclosing transaction ends, so that concurrent changes to it
+     * (refunds, chargebacks) happen one after the other.
+     */
+    readonly lock: (
+      companyId: Company.CompanyId,
+      mode: Invoice.Mode,
+      reference: InvoiceReference
+    ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
+    /** Serializes the money-moving changes of one company inside the enclosing transaction. */
+    readonly lockCompanyLedger: (companyId: Company.CompanyId) => Effect.Effect<void, StorageUnavailable>
+    /** Applies a transition to a locked invoice and returns the invoice as it now is. */
+    readonly applyTransition: (
+      invoice: Invoice.Invoice,
+      transition: Transition
+    ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
+    /** Newest first; one more than `limit` tells whether there is a next page. */
+    readonly list: (filter: ListFilter) => Effect.Effect<ReadonlyArray<Invoice.Invoice>, StorageUnavailable>
+    /**
+     * Pending invoices past their expiry (pix) or due date (boleto), locked for the enclosing transaction and
+     * skipped by any other worker that sweeps at the same time.
+     */
+    readonly lockDueForExpiry: (
+      now: Timestamp.Timestamp,
+      today: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<DueForExpiry>, StorageUnavailable>
+    readonly findById: (id: Invoice.InvoiceId) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /** Any company's invoice by its secureId, for the payer's side where the checkout token authorizes. */
     readonly findBySecureId: (
       secureId: Invoice.SecureId

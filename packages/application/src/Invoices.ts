@@ -8,7 +8,8 @@ import {
   Invoice,
   InvoiceStatus,
   InvoiceTransaction,
-  PaymentMethod,
+  Ledger,
+  type PaymentMethod,
   Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
@@ -23,7 +24,8 @@ import {
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
-  type StorageUnavailable
+  type StorageUnavailable,
+  UnknownCursor
 } from "./Failures.js"
 import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
 import { PixProvider } from "./PixProvider.js"
@@ -81,6 +83,23 @@ export interface InvoiceView {
   readonly totals: Company.CompanyTotals
 }
 
+export interface ListQuery {
+  readonly limit: number
+  readonly startingAfter: string | null
+  readonly status: InvoiceStatus.InvoiceStatus | null
+  readonly method: PaymentMethod.PaymentMethod | null
+  readonly createdGte: Timestamp.Timestamp | null
+  readonly createdLte: Timestamp.Timestamp | null
+  readonly externalRef: string | null
+}
+
+export interface InvoicePage {
+  readonly invoices: ReadonlyArray<Invoice.Invoice>
+  readonly company: Company.Company
+  readonly totals: Company.CompanyTotals
+  readonly hasMore: boolean
+}
+
 export type CreateInvoiceFailure =
   | CompanyBlocked
   | Invoice.AmountOutOfRange
@@ -135,6 +154,10 @@ export class Invoices extends Context.Service<
       principal: Principal,
       reference: string
     ) => Effect.Effect<InvoiceView, InvoiceNotFound | StorageUnavailable>
+    readonly list: (
+      principal: Principal,
+      query: ListQuery
+    ) => Effect.Effect<InvoicePage, UnknownCursor | StorageUnavailable>
     /** The invoice a payer holds the checkout token of; any other token finds nothing. */
     readonly findForPayer: (
       secureId: string,
@@ -316,12 +339,8 @@ export class Invoices extends Context.Service<
           draft.status === "pending"
             ? [created]
             : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
-        const balance = PaymentMethod.balanceKindOf(input.method)
         const movements: ReadonlyArray<NewMovement> = approved
-          ? [
-              { type: "payment", direction: "credit", amount, balance },
-              { type: "fee", direction: "debit", amount: fee.estimatedFee as Cents.Cents, balance }
-            ]
+          ? Ledger.onPaid(input.method, amount, fee.estimatedFee as Cents.Cents)
           : []
 
         return yield* transactions.withTransaction(
@@ -404,7 +423,37 @@ export class Invoices extends Context.Service<
         return { invoice: found.value, company: company.value }
       })
 
-      return Invoices.of({ create, find, findForPayer })
+      const list = Effect.fn("Invoices.list")(function* (principal: Principal, query: ListQuery) {
+        let beforeId: Invoice.InvoiceId | null = null
+        if (query.startingAfter !== null) {
+          const reference = parseReference(query.startingAfter)
+          const cursor = Option.isNone(reference)
+            ? Option.none()
+            : yield* invoices.find(principal.company.id, principal.mode, reference.value)
+          if (Option.isNone(cursor)) return yield* new UnknownCursor({ cursor: query.startingAfter })
+          beforeId = cursor.value.id
+        }
+        const rows = yield* invoices.list({
+          companyId: principal.company.id,
+          mode: principal.mode,
+          beforeId,
+          status: query.status,
+          method: query.method,
+          createdGte: query.createdGte,
+          createdLte: query.createdLte,
+          externalRef: query.externalRef,
+          limit: query.limit
+        })
+        const totals = yield* companies.totals(principal.company.id, principal.mode, yield* Clock.now)
+        return {
+          invoices: rows.slice(0, query.limit),
+          company: principal.company,
+          totals,
+          hasMore: rows.length > query.limit
+        } satisfies InvoicePage
+      })
+
+      return Invoices.of({ create, find, list, findForPayer })
     })
   )
 }

@@ -123,6 +123,14 @@ export interface Movement {
   readonly createdAt: Timestamp
 }
 
+export interface RefundRecord {
+  readonly id: number
+  readonly amount: Cents
+  readonly reason: string | null
+  readonly status: "succeeded"
+  readonly createdAt: Timestamp
+}
+
 export interface Invoice {
   readonly id: InvoiceId
   readonly secureId: SecureId
@@ -153,6 +161,7 @@ export interface Invoice {
   readonly cardAssociate: CardAssociate | null
   readonly timeline: ReadonlyArray<TimelineEntry>
   readonly movements: ReadonlyArray<Movement>
+  readonly refunds: ReadonlyArray<RefundRecord>
 }
 
 export class AmountOutOfRange extends Schema.TaggedError<AmountOutOfRange>()("AmountOutOfRange", {

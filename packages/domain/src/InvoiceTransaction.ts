@@ -317,7 +317,13 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       balance: movement.balance,
       created_at: movement.createdAt
     })),
-    refunds: [],
+    refunds: invoice.refunds.map((refund) => ({
+      id: refund.id,
+      amount: refund.amount,
+      reason: refund.reason,
+      status: refund.status,
+      created_at: refund.createdAt
+    })),
     splits: [],
     timeline: invoice.timeline.map((entry) => ({
       status: entry.status,

@@ -1,18 +1,29 @@
 // Maps the application's failures to the contract's errors (SPEC 3): the one place where a refusal
 // in domain words becomes a status and a `code`.
-
-import { Forbidden, InvalidRequest, NotFound, Unauthorized, Unavailable, Unprocessable } from "@fatura/api"
+import {
+  Forbidden,
+  InvalidRequest,
+  InvalidState,
+  NotFound,
+  Unauthorized,
+  Unavailable,
+  Unprocessable
+} from "@fatura/api"
 import type {
   AcquirerUnavailable,
   CompanyBlocked,
   CompanyNotFound,
+  InsufficientBalance,
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
+  MoveNotAllowed,
+  SandboxOnly,
   StorageUnavailable,
-  Unauthenticated
+  Unauthenticated,
+  UnknownCursor
 } from "@fatura/application"
-import type { Card, Invoice } from "@fatura/domain"
+import type { Card, Invoice, Refund } from "@fatura/domain"
 
 type Failure =
   | Unauthenticated
@@ -26,18 +37,25 @@ type Failure =
   | Invoice.AmountOutOfRange
   | Invoice.TotalMismatch
   | Card.InstallmentTooSmall
+  | MoveNotAllowed
+  | Refund.RefundExceedsRemaining
+  | InsufficientBalance
+  | SandboxOnly
+  | UnknownCursor
 
 type ResponseFor<F extends Failure> = F extends Unauthenticated
   ? Unauthorized
-  : F extends CompanyBlocked
+  : F extends CompanyBlocked | SandboxOnly
     ? Forbidden
     : F extends InvoiceNotFound | CompanyNotFound
       ? NotFound
-      : F extends InvalidCardData | InvalidDueDate
+      : F extends InvalidCardData | InvalidDueDate | UnknownCursor
         ? InvalidRequest
         : F extends StorageUnavailable | AcquirerUnavailable
           ? Unavailable
-          : Unprocessable
+          : F extends MoveNotAllowed
+            ? InvalidState
+            : Unprocessable
 
 const blockMessage = (block: CompanyBlocked["block"]) =>
   block === "system"
@@ -73,5 +91,15 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unprocessable({ code: "total_mismatch", message: failure.message }) as never
     case "InstallmentTooSmall":
       return new Unprocessable({ code: "installment_too_small", message: failure.message }) as never
+    case "MoveNotAllowed":
+      return new InvalidState({ message: failure.reason }) as never
+    case "RefundExceedsRemaining":
+      return new Unprocessable({ code: "refund_exceeds_remaining", message: failure.message }) as never
+    case "InsufficientBalance":
+      return new Unprocessable({ code: "insufficient_balance", message: failure.message }) as never
+    case "SandboxOnly":
+      return new Forbidden({ message: "sandbox helpers take test keys only" }) as never
+    case "UnknownCursor":
+      return invalidRequest("starting_after", "names no invoice of yours") as never
   }
 }

@@ -6,12 +6,13 @@ import * as CompanyHttp from "./CompanyHttp.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
 import * as PublicHttp from "./PublicHttp.js"
 import * as ResponseEnvelope from "./ResponseEnvelope.js"
+import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
 
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([InvoicesHttp.layer, CompanyHttp.layer, PublicHttp.layer, SystemHttp.layer]),
+    Layer.provide([InvoicesHttp.layer, CompanyHttp.layer, PublicHttp.layer, SandboxHttp.layer, SystemHttp.layer]),
     Layer.provide(SecretKeyAuthorizationLive.layer)
   ),
   HttpApiScalar.layer(FaturaApi, { path: "/docs" }),

@@ -1,12 +1,19 @@
 // Handlers of the Invoices group: wire request → use case → Invoice transaction.
 import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
-import { type CreateInvoiceInput, Invoices } from "@fatura/application"
-import { Document, InvoiceTransaction } from "@fatura/domain"
+import { type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
+import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
+
+/** An ISO 8601 date-time with any zone, as the contract's timestamp (microseconds kept). */
+const toTimestamp = (iso: string) => {
+  const fraction = /\.(\d+)/.exec(iso)?.[1] ?? ""
+  const extraMicros = BigInt(fraction.padEnd(6, "0").slice(3, 6))
+  return Timestamp.fromEpochMicros(BigInt(Date.parse(iso)) * 1000n + extraMicros)
+}
 
 /** The contract already checked every format; this only reshapes the request into the use case's words. */
 export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput => {
@@ -66,11 +73,42 @@ export const layer = HttpApiBuilder.group(
   "invoices",
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
+    const lifecycle = yield* InvoiceLifecycle
     return handlers
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const caller = yield* Caller
           const view = yield* invoices.create(caller, toCreateInput(payload))
+          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          const page = yield* invoices.list(yield* Caller, {
+            limit: query.limit ?? 20,
+            startingAfter: query.starting_after ?? null,
+            status: query.status ?? null,
+            method: query.payment_method ?? null,
+            createdGte: query.created_gte === undefined ? null : toTimestamp(query.created_gte),
+            createdLte: query.created_lte === undefined ? null : toTimestamp(query.created_lte),
+            externalRef: query.external_ref ?? null
+          })
+          const last = page.invoices.at(-1)
+          return {
+            data: page.invoices.map((invoice) => InvoiceTransaction.render(invoice, page.company, page.totals)),
+            has_more: page.hasMore,
+            next_cursor: page.hasMore && last !== undefined ? last.secureId : null
+          }
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("refund", ({ payload }) =>
+        Effect.gen(function* () {
+          const view = yield* lifecycle.refund(
+            yield* Caller,
+            payload.id,
+            payload.amount ?? null,
+            payload.reason ?? null
+          )
           return InvoiceTransaction.render(view.invoice, view.company, view.totals)
         }).pipe(Effect.mapError(toResponse))
       )

@@ -24,6 +24,13 @@ interface TimelineRow {
   readonly created_at: string
 }
 
+interface RefundRow {
+  readonly id: number | string
+  readonly amount: number | string
+  readonly reason: string | null
+  readonly created_at: string
+}
+
 interface MovementRow {
   readonly id: number | string
   readonly type: Invoice.MovementType
@@ -88,6 +95,13 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
     event: entry.event,
     createdAt: timestamp(entry.created_at)
   })),
+  refunds: json<ReadonlyArray<RefundRow>>(row.refunds).map((entry) => ({
+    id: int(entry.id),
+    amount: int(entry.amount) as Cents.Cents,
+    reason: entry.reason,
+    status: "succeeded" as const,
+    createdAt: timestamp(entry.created_at)
+  })),
   movements: json<ReadonlyArray<MovementRow>>(row.movements).map((entry) => ({
     id: int(entry.id),
     type: entry.type,
@@ -122,10 +136,19 @@ export const layer = Layer.effect(
         (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
                                                     'amount', l.amount, 'balance', l.balance,
                                                     'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
-           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements
+           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
+        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
+                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
+                                  ORDER BY f.id), '[]')
+           FROM refunds f WHERE f.invoice_id = i.id) AS refunds
       FROM invoices i
       JOIN clients c ON c.id = i.client_id
       LEFT JOIN card_references r ON r.id = i.card_reference_id`)
+
+    const findById = (id: Invoice.InvoiceId) =>
+      sql`${selectInvoice} WHERE i.id = ${id}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice))
+      )
 
     return InvoiceRepository.of({
       upsertClient: (contact) =>
@@ -212,7 +235,8 @@ export const layer = Layer.effect(
             client,
             cardAssociate,
             timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt })),
-            movements: stored
+            movements: stored,
+            refunds: []
           } satisfies Invoice.Invoice
         }).pipe(storage),
 
@@ -225,6 +249,86 @@ export const layer = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice)),
           storage
         ),
+
+      lock: (companyId, mode, reference) =>
+        (reference._tag === "Id"
+          ? sql`SELECT id FROM invoices
+                WHERE id = ${reference.id} AND company_id = ${companyId} AND mode = ${mode} FOR UPDATE`
+          : sql`SELECT id FROM invoices
+                WHERE secure_id = ${reference.secureId}::uuid AND company_id = ${companyId} AND mode = ${mode}
+                FOR UPDATE`
+        ).pipe(
+          Effect.flatMap((rows) =>
+            rows[0] === undefined ? Effect.succeed(Option.none()) : findById(int(rows[0].id) as Invoice.InvoiceId)
+          ),
+          storage
+        ),
+
+      lockCompanyLedger: (companyId) =>
+        sql`SELECT id FROM companies WHERE id = ${companyId} FOR UPDATE`.pipe(Effect.asVoid, storage),
+
+      applyTransition: (invoice, transition) =>
+        Effect.gen(function* () {
+          yield* sql`
+            UPDATE invoices
+            SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
+                paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount}
+            WHERE id = ${invoice.id}`
+          yield* sql`
+            INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+            VALUES (${invoice.id}, ${transition.status}, ${transition.event}, ${transition.at}::timestamptz)`
+          for (const movement of transition.movements) {
+            yield* sql`
+              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+              VALUES (${invoice.companyId}, ${invoice.id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
+                      ${movement.amount}, ${movement.balance}, ${transition.at}::timestamptz)`
+          }
+          if (transition.refund !== null) {
+            yield* sql`
+              INSERT INTO refunds (invoice_id, amount, reason, created_at)
+              VALUES (${invoice.id}, ${transition.refund.amount}, ${transition.refund.reason},
+                      ${transition.at}::timestamptz)`
+          }
+          const moved = yield* findById(invoice.id)
+          return Option.getOrThrow(moved)
+        }).pipe(storage),
+
+      list: (filter) => {
+        const conditions = [
+          sql`i.company_id = ${filter.companyId}`,
+          sql`i.mode = ${filter.mode}`,
+          ...(filter.beforeId === null ? [] : [sql`i.id < ${filter.beforeId}`]),
+          ...(filter.status === null ? [] : [sql`i.status = ${filter.status}`]),
+          ...(filter.method === null ? [] : [sql`i.method = ${filter.method}`]),
+          ...(filter.createdGte === null ? [] : [sql`i.created_at >= ${filter.createdGte}::timestamptz`]),
+          ...(filter.createdLte === null ? [] : [sql`i.created_at <= ${filter.createdLte}::timestamptz`]),
+          ...(filter.externalRef === null ? [] : [sql`i.external_ref = ${filter.externalRef}`])
+        ]
+        return sql`${selectInvoice} WHERE ${sql.and(conditions)} ORDER BY i.id DESC LIMIT ${filter.limit + 1}`.pipe(
+          Effect.map((rows) => rows.map(toInvoice)),
+          storage
+        )
+      },
+
+      lockDueForExpiry: (now, today, limit) =>
+        sql`
+          SELECT id, company_id FROM invoices
+          WHERE status = 'pending'
+            AND ((method = 'pix' AND pix_expires_at <= ${now}::timestamptz)
+              OR (method = 'bank_slip' AND boleto_due_date < ${today}::date))
+          ORDER BY id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED`.pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              id: int(row.id) as Invoice.InvoiceId,
+              companyId: int(row.company_id) as Company.CompanyId
+            }))
+          ),
+          storage
+        ),
+
+      findById: (id) => findById(id).pipe(storage),
 
       findBySecureId: (secureId) =>
         sql`${selectInvoice} WHERE i.secure_id = ${secureId}::uuid`.pipe(

@@ -1,0 +1,9 @@
+// The body of Create Refunded (SPEC 4.4).
+import { Schema } from "effect"
+
+export const RefundRequest = Schema.Struct({
+  id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64)),
+  amount: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255)))
+})
+export type RefundRequest = typeof RefundRequest.Type

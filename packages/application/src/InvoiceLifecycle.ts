@@ -1,0 +1,241 @@
+// Use cases that move an invoice after its creation (SPEC 7.1): refunds (4.4), the sandbox helpers (4.9) and
+// expiry. Each move locks the invoice, checks the transition, and writes the new status, its timeline entry,
+// its ledger entries and its event in one transaction.
+import {
+  type Cents,
+  type Company,
+  type Invoice,
+  InvoiceStatus,
+  InvoiceTransaction,
+  Ledger,
+  PaymentMethod,
+  Refund,
+  type Timestamp
+} from "@fatura/domain"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as Clock from "./Clock.js"
+import { CompanyRepository } from "./CompanyRepository.js"
+import {
+  CompanyNotFound,
+  InsufficientBalance,
+  InvoiceNotFound,
+  SandboxOnly,
+  type StorageUnavailable
+} from "./Failures.js"
+import { InvoiceRepository, type Transition } from "./InvoiceRepository.js"
+import { type InvoiceView, parseReference } from "./Invoices.js"
+import type { Principal } from "./Principal.js"
+import { randomUuid } from "./Secrets.js"
+import { Transactions } from "./Transactions.js"
+
+/** A move the invoice's method or status does not allow (SPEC 7.1: 409 invalid_state). */
+export class MoveNotAllowed extends Schema.TaggedError<MoveNotAllowed>()("MoveNotAllowed", {
+  reason: Schema.String
+}) {}
+
+export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
+
+const notAllowed = (error: InvoiceStatus.InvalidTransition) => new MoveNotAllowed({ reason: error.message })
+
+const balanceOf = (totals: Company.CompanyTotals, method: PaymentMethod.PaymentMethod) => {
+  switch (PaymentMethod.balanceKindOf(method)) {
+    case "pix":
+      return totals.balancePix
+    case "card":
+      return totals.balanceCard
+    case "bank_slip":
+      return totals.balanceBankSlip
+  }
+}
+
+export class InvoiceLifecycle extends Context.Service<
+  InvoiceLifecycle,
+  {
+    readonly refund: (
+      principal: Principal,
+      reference: string,
+      amount: number | null,
+      reason: string | null
+    ) => Effect.Effect<InvoiceView, MoveFailure | Refund.RefundExceedsRemaining | InsufficientBalance>
+    readonly pay: (principal: Principal, reference: string) => Effect.Effect<InvoiceView, MoveFailure | SandboxOnly>
+    readonly expire: (principal: Principal, reference: string) => Effect.Effect<InvoiceView, MoveFailure | SandboxOnly>
+    readonly chargeback: (
+      principal: Principal,
+      reference: string
+    ) => Effect.Effect<InvoiceView, MoveFailure | SandboxOnly>
+    /** Expires up to `limit` pending invoices that are past due; returns how many it expired. */
+    readonly expireDue: (limit: number) => Effect.Effect<number, StorageUnavailable>
+  }
+>()("@fatura/application/InvoiceLifecycle") {
+  static readonly layer = Layer.effect(
+    InvoiceLifecycle,
+    Effect.gen(function* () {
+      const invoices = yield* InvoiceRepository
+      const companies = yield* CompanyRepository
+      const transactions = yield* Transactions
+
+      /** Writes the move and its event; the event shows the invoice and the balances as they are after it. */
+      const move = Effect.fnUntraced(function* (
+        company: Company.Company,
+        invoice: Invoice.Invoice,
+        transition: Transition
+      ) {
+        const moved = yield* invoices.applyTransition(invoice, transition)
+        const totals = yield* companies.totals(company.id, moved.mode, transition.at)
+        yield* invoices.recordEvent({
+          id: `evt_${randomUuid()}`,
+          companyId: company.id,
+          invoiceId: moved.id,
+          type: transition.event,
+          livemode: moved.mode === "live",
+          data: InvoiceTransaction.render(moved, company, totals),
+          createdAt: transition.at
+        })
+        return { invoice: moved, company, totals } satisfies InvoiceView
+      })
+
+      const locked = Effect.fnUntraced(function* (principal: Principal, raw: string, withLedger: boolean) {
+        const reference = parseReference(raw)
+        if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
+        // Money moves of one company are serialized: a refund must see every earlier one in the balance.
+        if (withLedger) yield* invoices.lockCompanyLedger(principal.company.id)
+        const invoice = yield* invoices.lock(principal.company.id, principal.mode, reference.value)
+        if (Option.isNone(invoice)) return yield* new InvoiceNotFound({ reference: raw })
+        return invoice.value
+      })
+
+      const transition = (
+        invoice: Invoice.Invoice,
+        status: InvoiceStatus.InvoiceStatus,
+        at: Timestamp.Timestamp,
+        changes: Partial<Pick<Transition, "paidAt" | "refundedAmount" | "movements" | "refund">> = {}
+      ): Transition => ({
+        status,
+        event: InvoiceStatus.eventType(status),
+        at,
+        paidAt: invoice.paidAt,
+        refundedAmount: invoice.refundedAmount,
+        movements: [],
+        refund: null,
+        ...changes
+      })
+
+      const sandboxOnly = (principal: Principal) =>
+        principal.mode === "test" ? Effect.void : Effect.fail(new SandboxOnly())
+
+      const refund = Effect.fn("InvoiceLifecycle.refund")(function* (
+        principal: Principal,
+        reference: string,
+        amount: number | null,
+        reason: string | null
+      ) {
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const invoice = yield* locked(principal, reference, true)
+            const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
+              Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
+            )
+            const now = yield* Clock.now
+            const totals = yield* companies.totals(principal.company.id, principal.mode, now)
+            const balance = balanceOf(totals, invoice.method)
+            if (balance < plan.amount) return yield* new InsufficientBalance({ balance, required: plan.amount })
+            return yield* move(
+              principal.company,
+              invoice,
+              transition(invoice, plan.status, now, {
+                refundedAmount: (invoice.refundedAmount + plan.amount) as Cents.Cents,
+                movements: Ledger.onRefund(invoice.method, plan.amount),
+                refund: { amount: plan.amount, reason }
+              })
+            )
+          })
+        )
+      })
+
+      const pay = Effect.fn("InvoiceLifecycle.pay")(function* (principal: Principal, reference: string) {
+        yield* sandboxOnly(principal)
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const invoice = yield* locked(principal, reference, true)
+            if (invoice.method === "credit_card") {
+              return yield* new MoveNotAllowed({ reason: "card invoices are paid with a card, not by the sandbox" })
+            }
+            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
+              Effect.mapError(notAllowed)
+            )
+            const now = yield* Clock.now
+            return yield* move(
+              principal.company,
+              invoice,
+              transition(invoice, status, now, {
+                paidAt: now,
+                movements: Ledger.onPaid(invoice.method, invoice.amount, invoice.fee.estimatedFee as Cents.Cents)
+              })
+            )
+          })
+        )
+      })
+
+      const expire = Effect.fn("InvoiceLifecycle.expire")(function* (principal: Principal, reference: string) {
+        yield* sandboxOnly(principal)
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const invoice = yield* locked(principal, reference, false)
+            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "expire")).pipe(
+              Effect.mapError(notAllowed)
+            )
+            return yield* move(principal.company, invoice, transition(invoice, status, yield* Clock.now))
+          })
+        )
+      })
+
+      const chargeback = Effect.fn("InvoiceLifecycle.chargeback")(function* (principal: Principal, reference: string) {
+        yield* sandboxOnly(principal)
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const invoice = yield* locked(principal, reference, true)
+            if (invoice.method !== "credit_card") {
+              return yield* new MoveNotAllowed({ reason: "chargebacks happen to card invoices only" })
+            }
+            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "chargeback")).pipe(
+              Effect.mapError(notAllowed)
+            )
+            const notRefunded = (invoice.amount - invoice.refundedAmount) as Cents.Cents
+            return yield* move(
+              principal.company,
+              invoice,
+              transition(invoice, status, yield* Clock.now, {
+                movements: Ledger.onChargeback(invoice.method, notRefunded)
+              })
+            )
+          })
+        )
+      })
+
+      const expireDue = Effect.fn("InvoiceLifecycle.expireDue")(function* (limit: number) {
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const now = yield* Clock.now
+            const due = yield* invoices.lockDueForExpiry(now, Clock.businessDate(now), limit)
+            const owners = new Map<number, Company.Company>()
+            for (const { id, companyId } of due) {
+              const invoice = yield* invoices.findById(id)
+              if (Option.isNone(invoice)) continue
+              let company = owners.get(companyId)
+              if (company === undefined) {
+                const found = yield* companies.findById(companyId)
+                if (Option.isNone(found)) return yield* Effect.die(new CompanyNotFound({ companyId }))
+                company = found.value
+                owners.set(companyId, company)
+              }
+              yield* move(company, invoice.value, transition(invoice.value, "expired", now))
+            }
+            return due.length
+          })
+        )
+      })
+
+      return InvoiceLifecycle.of({ refund, pay, expire, chargeback, expireDue })
+    })
+  )
+}

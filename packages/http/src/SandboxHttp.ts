@@ -1,0 +1,26 @@
+// Handlers of the sandbox helpers: the same moves, rules, ledger and events as the real path.
+import { Caller, FaturaApi } from "@fatura/api"
+import { InvoiceLifecycle } from "@fatura/application"
+import { InvoiceTransaction } from "@fatura/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { toResponse } from "./FailureResponses.js"
+
+export const layer = HttpApiBuilder.group(
+  FaturaApi,
+  "sandbox",
+  Effect.fn(function* (handlers) {
+    const lifecycle = yield* InvoiceLifecycle
+    const helper =
+      (move: typeof lifecycle.pay) =>
+      ({ payload }: { readonly payload: { readonly id: string } }) =>
+        Effect.gen(function* () {
+          const view = yield* move(yield* Caller, payload.id)
+          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+        }).pipe(Effect.mapError(toResponse))
+    return handlers
+      .handle("pay", helper(lifecycle.pay))
+      .handle("expire", helper(lifecycle.expire))
+      .handle("chargeback", helper(lifecycle.chargeback))
+  })
+)
