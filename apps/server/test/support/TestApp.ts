@@ -3,10 +3,10 @@
 
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, Companies, type Registration } from "@fatura/application"
+import { ApiKeys, Companies, Expirations, type Registration } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp } from "@fatura/http"
-import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
+import { Clock, Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
@@ -138,6 +138,26 @@ export const startApp = async (database: TestDatabase) => {
     await release()
   }
 
+  /** Runs one expiry sweep as if it were `at` now: time is injected, never waited for. */
+  const sweepExpirationsAt = (at: Date) => {
+    const millis = at.getTime()
+    const nanos = BigInt(millis) * 1_000_000n
+    const clock: Clock.Clock = {
+      currentTimeMillisUnsafe: () => millis,
+      currentTimeMillis: Effect.succeed(millis),
+      currentTimeNanosUnsafe: () => nanos,
+      currentTimeNanos: Effect.succeed(nanos),
+      monotonicTimeNanosUnsafe: () => nanos,
+      monotonicTimeNanos: Effect.succeed(nanos),
+      sleep: () => Effect.void
+    }
+    return runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* Expirations).sweep
+      }).pipe(Effect.provideService(Clock.Clock, clock))
+    )
+  }
+
   /** Every text value stored anywhere in the database, one string per row of every table. */
   const dumpAllTables = async () => {
     const tables = await query(
@@ -151,7 +171,19 @@ export const startApp = async (database: TestDatabase) => {
     return rows
   }
 
-  return { baseUrl, request, registerCompany, createKey, revokeKey, setBlock, query, dumpAllTables, logs, stop }
+  return {
+    baseUrl,
+    request,
+    registerCompany,
+    createKey,
+    revokeKey,
+    setBlock,
+    query,
+    dumpAllTables,
+    sweepExpirationsAt,
+    logs,
+    stop
+  }
 }
 
 export type TestApp = Awaited<ReturnType<typeof startApp>>

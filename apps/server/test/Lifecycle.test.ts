@@ -1,0 +1,343 @@
+// SPEC 4.3, 4.4, 4.9, 6.1–6.2 (expiry), 7.1, 7.4: refunds, sandbox helpers, expiry and the invoice list.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+const boletoPayer = {
+  name: "Paulo Lima",
+  cpf_cnpj: "390.533.447-05",
+  email: "paulo@example.com",
+  address_zip: "01310-100",
+  address_line: "Avenida Paulista",
+  address_number: "1000",
+  address_city: "São Paulo",
+  address_state: "SP"
+}
+
+describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
+  let app: TestApp
+
+  beforeAll(async () => {
+    app = await startApp(database)
+  })
+  afterAll(() => app.stop())
+
+  const company = async () => {
+    const { secretKey } = await app.registerCompany()
+    const call = (method: string, path: string, body?: unknown) => app.request(method, path, { key: secretKey, body })
+    return {
+      key: secretKey,
+      create: async (body: unknown) => (await call("POST", "/api/v2/invoices", body)).body,
+      refund: (id: string, amount?: number, reason?: string) =>
+        call("POST", "/api/v2/invoices/refund", { id, ...(amount === undefined ? {} : { amount }), reason }),
+      sandbox: (action: string, id: string | number) =>
+        call("POST", `/api/v2/sandbox/invoices/${action}`, { id: String(id) }),
+      get: async (id: string) => (await call("GET", `/api/v2/invoices?id=${id}`)).body,
+      info: async () => (await call("GET", "/api/v2/company")).body,
+      list: (query = "") => call("GET", `/api/v2/invoices/list${query}`)
+    }
+  }
+
+  describe("refunds", () => {
+    it("refunds part, then part again, then the rest, with reasons, ledger entries, timeline and events", async () => {
+      const merchant = await company()
+      // Another sale first, so that the card balance covers a full refund (fees are not returned).
+      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
+      const paid = await merchant.create(cardRequest())
+      expect(paid.status).toBe("paid")
+      const first = await merchant.refund(paid.secureId, 3_000, "damaged item")
+      expect(first.status).toBe(201)
+      expect(first.body).toMatchObject({ status: "partially_refunded", refundedAmount: 3_000 })
+      expect(first.body.refunds).toEqual([
+        {
+          id: expect.any(Number),
+          amount: 3_000,
+          reason: "damaged item",
+          status: "succeeded",
+          created_at: expect.any(String)
+        }
+      ])
+      const second = await merchant.refund(String(paid.id), 2_000)
+      expect(second.body).toMatchObject({ status: "partially_refunded", refundedAmount: 5_000 })
+      const rest = await merchant.refund(paid.secureId)
+      expect(rest.status).toBe(201)
+      expect(rest.body).toMatchObject({ status: "refunded", refundedAmount: 10_000 })
+      expect(rest.body.refunds.map((refund: { amount: number }) => refund.amount)).toEqual([3_000, 2_000, 5_000])
+      expect(rest.body.timeline.map((entry: { status: string }) => entry.status)).toEqual([
+        "pending",
+        "paid",
+        "partially_refunded",
+        "partially_refunded",
+        "refunded"
+      ])
+      const refunds = rest.body.financial_movements.filter((entry: { type: string }) => entry.type === "refund")
+      expect(refunds.map((entry: { amount: number; direction: string }) => [entry.amount, entry.direction])).toEqual([
+        [3_000, "debit"],
+        [2_000, "debit"],
+        [5_000, "debit"]
+      ])
+      // Both sales net of their fees (50 000 − 2 034, 10 000 − 438), less the refunds: the fee is not returned.
+      expect((await merchant.info()).balance_card).toBe(50_000 - 2_034 + 10_000 - 438 - 10_000)
+      const events = await app.query(
+        `SELECT type FROM events WHERE invoice_id = ${Number(paid.id)} ORDER BY created_at, type`
+      )
+      expect(events.map((event) => event.type)).toEqual([
+        "invoice.created",
+        "invoice.paid",
+        "invoice.partially_refunded",
+        "invoice.partially_refunded",
+        "invoice.refunded"
+      ])
+    })
+
+    it("answers 409 invalid_state for a pending, refused or fully refunded invoice, before looking at the amount", async () => {
+      const merchant = await company()
+      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
+      const pending = await merchant.create(pixRequest())
+      const refused = await merchant.create(cardRequest({ number: "4000000000000002" }))
+      const paid = await merchant.create(cardRequest())
+      await merchant.refund(paid.secureId)
+      for (const invoice of [pending, refused, paid]) {
+        const reply = await merchant.refund(invoice.secureId, 999_999_999)
+        expect(reply.status).toBe(409)
+        expect(reply.body.code).toBe("invalid_state")
+      }
+    })
+
+    it("answers 422 refund_exceeds_remaining above what is left, and 400 below one cent", async () => {
+      const merchant = await company()
+      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
+      const paid = await merchant.create(cardRequest())
+      await merchant.refund(paid.secureId, 4_000)
+      const over = await merchant.refund(paid.secureId, 6_001)
+      expect(over.status).toBe(422)
+      expect(over.body.code).toBe("refund_exceeds_remaining")
+      for (const amount of [0, -5, 1.5]) {
+        const reply = await merchant.refund(paid.secureId, amount)
+        expect(reply.status).toBe(400)
+        expect(reply.body.issues).toEqual([expect.objectContaining({ path: "amount" })])
+      }
+      expect((await merchant.get(paid.secureId)).refundedAmount).toBe(4_000)
+    })
+
+    it("answers 422 insufficient_balance when the method's balance cannot cover the refund", async () => {
+      const merchant = await company()
+      const paid = await merchant.create(cardRequest())
+      // The balance is 10 000 − 438 = 9 562: a full refund of 10 000 is more than it holds.
+      const reply = await merchant.refund(paid.secureId)
+      expect(reply.status).toBe(422)
+      expect(reply.body.code).toBe("insufficient_balance")
+      expect((await merchant.refund(paid.secureId, 9_562)).status).toBe(201)
+      expect((await merchant.info()).balance_card).toBe(0)
+    })
+
+    it("answers 404 for another company's invoice and for unknown ids", async () => {
+      const owner = await company()
+      const other = await company()
+      const paid = await owner.create(cardRequest())
+      for (const id of [paid.secureId, String(paid.id), crypto.randomUUID(), "nope"]) {
+        const reply = await other.refund(id, 100)
+        expect(reply.status).toBe(404)
+      }
+      expect((await owner.get(paid.secureId)).refundedAmount).toBe(0)
+    })
+  })
+
+  describe("sandbox helpers", () => {
+    it("pays pending pix and boleto invoices through the real rules: ledger, paidAt, balances, totals", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest({ total_price_cents: 10_000 }))
+      const boleto = await merchant.create(
+        pixRequest({ method: "bank_slip", total_price_cents: 20_000, payer: boletoPayer })
+      )
+      const paidPix = await merchant.sandbox("pay", pix.secureId)
+      expect(paidPix.status).toBe(200)
+      expect(paidPix.body).toMatchObject({ status: "paid" })
+      expect(paidPix.body.paidAt).toMatch(/Z$/)
+      expect(paidPix.body.financial_movements).toEqual([
+        expect.objectContaining({ type: "payment", direction: "credit", amount: 10_000, balance: "pix" }),
+        expect.objectContaining({ type: "fee", direction: "debit", amount: 199, balance: "pix" })
+      ])
+      const paidBoleto = await merchant.sandbox("pay", boleto.id)
+      expect(paidBoleto.body.status).toBe("paid")
+      const info = await merchant.info()
+      expect(info).toMatchObject({
+        balance_pix: 9_801,
+        balance_bank_slip: 20_000 - 349,
+        balance_card: 0,
+        amount_invoice_total: 30_000,
+        amount_invoices_competicion: 30_000
+      })
+      const again = await merchant.sandbox("pay", pix.secureId)
+      expect(again.status).toBe(409)
+      expect(again.body.code).toBe("invalid_state")
+    })
+
+    it("does not pay card invoices: they are paid with a card", async () => {
+      const merchant = await company()
+      const pending = await merchant.create(pixRequest({ method: "credit_card" }))
+      expect((await merchant.sandbox("pay", pending.secureId)).status).toBe(409)
+    })
+
+    it("expires pending invoices of any method, and nothing else", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest())
+      const card = await merchant.create(pixRequest({ method: "credit_card" }))
+      for (const invoice of [pix, card]) {
+        const reply = await merchant.sandbox("expire", invoice.secureId)
+        expect(reply.body.status).toBe("expired")
+        expect(reply.body.timeline.map((entry: { status: string }) => entry.status)).toEqual(["pending", "expired"])
+      }
+      expect((await merchant.sandbox("expire", pix.secureId)).status).toBe(409)
+      expect((await merchant.sandbox("pay", pix.secureId)).status).toBe(409)
+      const paid = await merchant.create(cardRequest())
+      expect((await merchant.sandbox("expire", paid.secureId)).status).toBe(409)
+    })
+
+    it("charges back what was not refunded of a paid or partially refunded card invoice", async () => {
+      const merchant = await company()
+      await merchant.create(cardRequest({}, { total_price_cents: 20_000 }))
+      const paid = await merchant.create(cardRequest())
+      await merchant.refund(paid.secureId, 2_500)
+      const before = (await merchant.info()).balance_card
+      const reply = await merchant.sandbox("chargeback", paid.secureId)
+      expect(reply.status).toBe(200)
+      expect(reply.body.status).toBe("chargedback")
+      expect(reply.body.financial_movements.at(-1)).toMatchObject({
+        type: "chargeback",
+        direction: "debit",
+        amount: 7_500,
+        balance: "card"
+      })
+      expect((await merchant.info()).balance_card).toBe(before - 7_500)
+      expect((await merchant.sandbox("chargeback", paid.secureId)).status).toBe(409)
+      expect((await merchant.refund(paid.secureId, 100)).status).toBe(409)
+    })
+
+    it("lets a chargeback take the balance below zero", async () => {
+      const merchant = await company()
+      const paid = await merchant.create(cardRequest())
+      await merchant.sandbox("chargeback", paid.secureId)
+      expect((await merchant.info()).balance_card).toBe(9_562 - 10_000)
+    })
+
+    it("charges back card invoices only", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest())
+      await merchant.sandbox("pay", pix.secureId)
+      const reply = await merchant.sandbox("chargeback", pix.secureId)
+      expect(reply.status).toBe(409)
+      expect(reply.body.code).toBe("invalid_state")
+    })
+
+    it("answers 403 to a live key", async () => {
+      const registered = await app.registerCompany()
+      const live = await app.createKey(registered.company.id, "live")
+      const invoice = (await app.request("POST", "/api/v2/invoices", { key: live.secretKey, body: pixRequest() })).body
+      for (const action of ["pay", "expire", "chargeback"]) {
+        const reply = await app.request("POST", `/api/v2/sandbox/invoices/${action}`, {
+          key: live.secretKey,
+          body: { id: invoice.secureId }
+        })
+        expect(reply.status).toBe(403)
+        expect(reply.body.code).toBe("forbidden")
+      }
+    })
+  })
+
+  describe("expiry", () => {
+    it("expires a pending pix after expires_in and a boleto after the end of its due date, as time is injected", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest({ expires_in: 600 }))
+      const paidPix = await merchant.create(pixRequest({ expires_in: 600 }))
+      await merchant.sandbox("pay", paidPix.secureId)
+      const boleto = await merchant.create(pixRequest({ method: "bank_slip", payer: boletoPayer }))
+      const created = Date.parse(pix.createdAt)
+
+      await app.sweepExpirationsAt(new Date(created + 599_000))
+      expect((await merchant.get(pix.secureId)).status).toBe("pending")
+
+      await app.sweepExpirationsAt(new Date(created + 601_000))
+      const expired = await merchant.get(pix.secureId)
+      expect(expired.status).toBe("expired")
+      expect(expired.timeline.map((entry: { status: string }) => entry.status)).toEqual(["pending", "expired"])
+      expect((await merchant.get(paidPix.secureId)).status).toBe("paid")
+      expect((await merchant.get(boleto.secureId)).status).toBe("pending")
+
+      // The due date is a São Paulo business date: the slip is payable through 23:59:59 of that day (UTC−3).
+      const dueDate = boleto.boleto.due_date
+      await app.sweepExpirationsAt(new Date(`${dueDate}T23:59:00-03:00`))
+      expect((await merchant.get(boleto.secureId)).status).toBe("pending")
+      await app.sweepExpirationsAt(new Date(`${dueDate}T23:59:59-03:00`))
+      expect((await merchant.get(boleto.secureId)).status).toBe("pending")
+      await app.sweepExpirationsAt(new Date(Date.parse(`${dueDate}T23:59:59-03:00`) + 2_000))
+      expect((await merchant.get(boleto.secureId)).status).toBe("expired")
+
+      const events = await app.query(`SELECT type FROM events WHERE invoice_id = ${Number(pix.id)} ORDER BY created_at`)
+      expect(events.map((event) => event.type)).toEqual(["invoice.created", "invoice.expired"])
+    })
+  })
+
+  describe("the list", () => {
+    it("pages newest first with a cursor that never skips or repeats, also while invoices are created", async () => {
+      const merchant = await company()
+      const created: Array<string> = []
+      for (let i = 0; i < 7; i++)
+        created.push((await merchant.create(pixRequest({ external_ref: `page-${i}` }))).secureId)
+      const seen: Array<string> = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const reply = await merchant.list(`?limit=3${cursor === null ? "" : `&starting_after=${cursor}`}`)
+        expect(reply.status).toBe(200)
+        seen.push(...reply.body.data.map((invoice: { secureId: string }) => invoice.secureId))
+        cursor = reply.body.next_cursor
+        expect(reply.body.has_more).toBe(cursor !== null)
+        // Newcomers arrive while paging: they are newer than the cursor and never enter later pages.
+        await merchant.create(pixRequest({ external_ref: "newcomer" }))
+        pages++
+      } while (cursor !== null)
+      expect(pages).toBe(3)
+      expect(seen).toEqual([...created].reverse())
+    })
+
+    it("filters by status, method, creation time and external_ref", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest({ external_ref: "filter-a" }))
+      const card = await merchant.create(cardRequest({}, { external_ref: "filter-b" }))
+      const ids = async (query: string) =>
+        (await merchant.list(query)).body.data.map((invoice: { secureId: string }) => invoice.secureId)
+      expect(await ids("?status=paid")).toEqual([card.secureId])
+      expect(await ids("?payment_method=pix")).toEqual([pix.secureId])
+      expect(await ids("?external_ref=filter-a")).toEqual([pix.secureId])
+      expect(await ids(`?created_gte=${encodeURIComponent(card.createdAt)}`)).toEqual([card.secureId])
+      expect(await ids(`?created_lte=${encodeURIComponent(pix.createdAt)}`)).toEqual([pix.secureId])
+      expect(await ids("?created_gte=2000-01-01T00:00:00-03:00&status=pending")).toEqual([pix.secureId])
+    })
+
+    it("defaults to 20 and takes 1 to 100", async () => {
+      const merchant = await company()
+      for (let i = 0; i < 21; i++) await merchant.create(pixRequest())
+      const page = await merchant.list()
+      expect(page.body.data).toHaveLength(20)
+      expect(page.body.has_more).toBe(true)
+      for (const bad of ["?limit=0", "?limit=101", "?limit=abc", "?status=paidd", "?created_gte=yesterday"]) {
+        const reply = await merchant.list(bad)
+        expect(reply.status, bad).toBe(400)
+      }
+      const unknownCursor = await merchant.list(`?starting_after=${crypto.randomUUID()}`)
+      expect(unknownCursor.status).toBe(400)
+      expect(unknownCursor.body.issues).toEqual([expect.objectContaining({ path: "starting_after" })])
+    })
+
+    it("shows only the caller's invoices", async () => {
+      const mine = await company()
+      const theirs = await company()
+      await theirs.create(pixRequest())
+      const own = await mine.create(pixRequest())
+      const page = await mine.list()
+      expect(page.body.data.map((invoice: { secureId: string }) => invoice.secureId)).toEqual([own.secureId])
+      expect(page.body).toMatchObject({ has_more: false, next_cursor: null })
+    })
+  })
+})
