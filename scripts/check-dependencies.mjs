@@ -20,7 +20,15 @@ const allowed = {
   "packages/sandbox": ["effect", "@fatura/domain", "@fatura/application"],
   "packages/http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api", "bwip-js", "pdf-lib"],
   "apps/server": null,
-  "apps/worker": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/persistence", "@fatura/sandbox"],
+  "apps/worker": [
+    "effect",
+    "node:",
+    "@effect/platform-node",
+    "@fatura/domain",
+    "@fatura/application",
+    "@fatura/persistence",
+    "@fatura/sandbox"
+  ],
   "apps/example": ["effect", "@fatura/api"]
 }
 

@@ -1,0 +1,64 @@
+// The `fatura-worker` program as an operator runs it.
+import { execFile, spawn } from "node:child_process"
+import { promisify } from "node:util"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const main = new URL("../dist/main.js", import.meta.url).pathname
+const run = promisify(execFile)
+
+describe("fatura-worker", () => {
+  it("refuses to start without DATABASE_URL, saying why", async () => {
+    const failure = await run(process.execPath, [main], { env: { ...process.env, DATABASE_URL: "" } }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error
+    )
+    expect(failure?.code).not.toBe(0)
+    expect(`${failure?.stdout}${failure?.stderr}`).toContain("needs DATABASE_URL")
+  })
+})
+
+// With TEST_DATABASE_URL (CI sets it), against a database of its own, dropped afterwards.
+const adminUrl = process.env.TEST_DATABASE_URL
+const servers = adminUrl === undefined || adminUrl === "" ? [] : [adminUrl]
+
+const onAdmin = (url: string, statement: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(statement)
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.runPromise)
+
+describe.each(servers)("fatura-worker on Postgres", (admin) => {
+  const database = `fatura_worker_${Date.now().toString(36)}`
+  const url = new URL(admin)
+  url.pathname = `/${database}`
+
+  beforeAll(() => onAdmin(admin, `CREATE DATABASE ${database}`))
+  afterAll(() => onAdmin(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+
+  it("starts, migrates the database, and stops cleanly on SIGTERM", async () => {
+    const worker = spawn(process.execPath, [main], { env: { ...process.env, DATABASE_URL: url.toString() } })
+    let output = ""
+    worker.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const deadline = Date.now() + 20_000
+    while (!output.includes("worker started")) {
+      if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`the worker did not start:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)))
+    worker.kill("SIGTERM")
+    expect(await exited).toBe(0)
+    const tables = await Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'invoices'`
+    }).pipe(
+      Effect.provide(PgClient.layer({ url: Redacted.make(url.toString()), maxConnections: 1 })),
+      Effect.runPromise
+    )
+    expect(tables[0]?.n).toBe(1)
+  })
+})
