@@ -1,7 +1,7 @@
 // SPEC 4.1 (bank_slip), 4.7 (boleto.pdf), 5.1 (`boleto`), 6.2: FEBRABAN bank slips and their PDF.
 import { Boleto } from "@fatura/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "./support/TestApp.js"
+import { boletoRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 const saoPauloToday = () =>
@@ -14,23 +14,6 @@ const saoPauloToday = () =>
 
 const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
-
-const boletoRequest = (overrides: Record<string, unknown> = {}) => ({
-  method: "bank_slip",
-  total_price_cents: 123_456,
-  payer: {
-    name: "João Ação Ltda",
-    cpf_cnpj: "11.444.777/0001-61",
-    email: "financeiro@acao.example",
-    address_zip: "01310-100",
-    address_line: "Avenida Paulista",
-    address_number: "1000",
-    address_complement: "conj. 12",
-    address_city: "São Paulo",
-    address_state: "SP"
-  },
-  ...overrides
-})
 
 describe.each(testDatabases)("bank slip invoices on $name", (database) => {
   let app: TestApp

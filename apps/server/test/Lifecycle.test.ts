@@ -1,18 +1,7 @@
 // SPEC 4.3, 4.4, 4.9, 6.1–6.2 (expiry), 7.1, 7.4: refunds, sandbox helpers, expiry and the invoice list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { boletoPayer, cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-const boletoPayer = {
-  name: "Paulo Lima",
-  cpf_cnpj: "390.533.447-05",
-  email: "paulo@example.com",
-  address_zip: "01310-100",
-  address_line: "Avenida Paulista",
-  address_number: "1000",
-  address_city: "São Paulo",
-  address_state: "SP"
-}
 
 describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
   let app: TestApp

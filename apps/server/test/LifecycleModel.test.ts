@@ -4,7 +4,7 @@
 // must equal its ledger entries and the model, and the touched invoice must be consistent with itself.
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
+import { boletoPayer, cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 type Method = "pix" | "bank_slip" | "credit_card"
@@ -77,17 +77,6 @@ const feeOf = (method: Method, installments: number, amount: number) => {
         ? [0, 349]
         : [installments === 1 ? 399 : installments <= 6 ? 499 : 599, 39]
   return Math.min(Math.floor((amount * basisPoints + 5_000) / 10_000) + fixed, amount)
-}
-
-const boletoPayer = {
-  name: "João Ação Ltda",
-  cpf_cnpj: "11.444.777/0001-61",
-  email: "financeiro@acao.example",
-  address_zip: "01310-100",
-  address_line: "Avenida Paulista",
-  address_number: "1000",
-  address_city: "São Paulo",
-  address_state: "SP"
 }
 
 const createBody = (action: Extract<Action, { kind: "create" }>) => {

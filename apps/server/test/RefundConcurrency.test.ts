@@ -2,7 +2,7 @@
 // a fully refunded invoice refuses further refunds, and refunds on different invoices of one company never take
 // the method's balance below zero. Every count is checked through the API and in the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
+import { boletoPayer, cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 type Method = "pix" | "bank_slip" | "credit_card"
@@ -10,17 +10,6 @@ type BalanceKind = "pix" | "card" | "bank_slip"
 
 const balanceKindOf = (method: Method): BalanceKind => (method === "credit_card" ? "card" : method)
 const balanceField = (kind: BalanceKind) => `balance_${kind}` as const
-
-const boletoPayer = {
-  name: "João Ação Ltda",
-  cpf_cnpj: "11.444.777/0001-61",
-  email: "financeiro@acao.example",
-  address_zip: "01310-100",
-  address_line: "Avenida Paulista",
-  address_number: "1000",
-  address_city: "São Paulo",
-  address_state: "SP"
-}
 
 const invoiceRequest = (method: Method, amount: number) =>
   method === "credit_card"

@@ -212,3 +212,19 @@ export const cardRequest = (card: Record<string, unknown> = {}, overrides: Recor
     },
     ...overrides
   })
+
+/** A payer with the address a boleto needs. */
+export const boletoPayer = {
+  name: "João Ação Ltda",
+  cpf_cnpj: "11.444.777/0001-61",
+  email: "financeiro@acao.example",
+  address_zip: "01310-100",
+  address_line: "Avenida Paulista",
+  address_number: "1000",
+  address_complement: "conj. 12",
+  address_city: "São Paulo",
+  address_state: "SP"
+}
+
+export const boletoRequest = (overrides: Record<string, unknown> = {}) =>
+  pixRequest({ method: "bank_slip", total_price_cents: 123_456, payer: boletoPayer, ...overrides })
