@@ -17,7 +17,7 @@ const allowed = {
     "@effect/sql-pg",
     "@electric-sql/pglite"
   ],
-  "packages/sandbox": ["effect", "@fatura/domain", "@fatura/application"],
+  "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
   "packages/http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api", "bwip-js", "pdf-lib"],
   "apps/server": null,
   "apps/worker": [

@@ -11,7 +11,7 @@ import * as Services from "./Services.js"
 
 const servicesFromEnv = Layer.unwrap(
   Effect.map(ServerConfig.load, (config) =>
-    Services.layer(Database.configFrom(config.databaseUrl, config.dataDir), config.publicBaseUrl)
+    Services.layer(Database.configFrom(config.databaseUrl, config.dataDir), config)
   )
 )
 

@@ -2,7 +2,7 @@
 
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Companies, Expirations } from "@fatura/application"
+import { Companies, Expirations, Postbacks } from "@fatura/application"
 import { FaturaHttp } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { Console, Effect, Layer, Option } from "effect"
@@ -26,17 +26,22 @@ const printDemoCompany = Effect.gen(function* () {
   )
 })
 
-/** In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices in the background. */
+/**
+ * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices and delivers postbacks in
+ * the background.
+ */
 const embeddedWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const expirations = yield* Expirations
+    const postbacks = yield* Postbacks
     yield* Effect.forkScoped(expirations.run("5 seconds"))
+    yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
   })
 )
 
 export const layer = (config: ServerConfig) => {
   const database = Database.configFrom(config.databaseUrl, config.dataDir)
-  const services = Services.layer(database, config.publicBaseUrl)
+  const services = Services.layer(database, config)
   const embedded = database._tag === "Embedded"
   const embeddedOnly = embedded ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker) : Layer.empty
   return HttpRouter.serve(FaturaHttp.routes, { disableLogger: true }).pipe(

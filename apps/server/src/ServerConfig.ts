@@ -20,7 +20,10 @@ export const load = Effect.gen(function* () {
   const logLevel = yield* Config.Literals(Object.keys(logLevels) as Array<keyof typeof logLevels>, "LOG_LEVEL").pipe(
     Config.withDefault("info" as const)
   )
-  return { port, host, databaseUrl, dataDir, publicBaseUrl, logLevel: logLevels[logLevel] }
+  const allowPrivatePostbacksInTest = yield* Config.Boolean("FATURA_POSTBACK_ALLOW_PRIVATE").pipe(
+    Config.withDefault(true)
+  )
+  return { port, host, databaseUrl, dataDir, publicBaseUrl, allowPrivatePostbacksInTest, logLevel: logLevels[logLevel] }
 })
 
 export type ServerConfig = Effect.Success<typeof load>

@@ -1,31 +1,48 @@
 // The application wired to its adapters: use cases over the database of the configuration and the sandbox.
 import {
+  AllowPrivatePostbacksInTest,
   ApiKeys,
   Authentication,
   Companies,
   Expirations,
   InvoiceLifecycle,
   Invoices,
+  Postbacks,
   PublicBaseUrl
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import {
+  HttpPostbackSender,
+  NetworkPostbackTargets,
+  SandboxBoletoIssuer,
+  SandboxCardAcquirer,
+  SandboxPixProvider
+} from "@fatura/sandbox"
 import { Layer } from "effect"
 
-export const layer = (database: Database.DatabaseConfig, publicBaseUrl: string) =>
+export interface Settings {
+  readonly publicBaseUrl: string
+  readonly allowPrivatePostbacksInTest: boolean
+}
+
+export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
   Layer.mergeAll(
     Authentication.layer,
     Companies.layer,
     ApiKeys.layer,
     Invoices.layer,
-    Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer))
+    Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
+    Postbacks.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
         SandboxCardAcquirer.layer,
-        Layer.succeed(PublicBaseUrl, publicBaseUrl)
+        HttpPostbackSender.layer,
+        NetworkPostbackTargets.layer,
+        Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),
+        Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest)
       )
     ),
     Layer.provideMerge(Database.layer(database))

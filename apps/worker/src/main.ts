@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// Entry point of `fatura-worker` (SPEC 12.2): the background work of the service against Postgres. Any number
-// of workers may run at once; each sweep locks what it takes and skips what another worker holds.
+import { hostname } from "node:os"
+// Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
+// postback deliveries and expiry sweeps. Any number of workers may run at once: each round locks what it
+// takes and skips what another worker holds, and a delivery whose worker died is taken up after its lease.
 import { NodeRuntime } from "@effect/platform-node"
-import { Expirations, InvoiceLifecycle } from "@fatura/application"
+import {
+  AllowPrivatePostbacksInTest,
+  Expirations,
+  InvoiceLifecycle,
+  PostbackLeaseSeconds,
+  Postbacks
+} from "@fatura/application"
 import { Database } from "@fatura/persistence"
+import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/sandbox"
 import { Cause, Config, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 
 const program = Effect.gen(function* () {
@@ -13,14 +22,28 @@ const program = Effect.gen(function* () {
       new Error("fatura-worker needs DATABASE_URL (in embedded mode the server does this work itself)")
     )
   }
-  const services = Expirations.layer.pipe(
-    Layer.provide(InvoiceLifecycle.layer),
+  const allowPrivate = yield* Config.Boolean("FATURA_POSTBACK_ALLOW_PRIVATE").pipe(Config.withDefault(true))
+  const pollInterval = yield* Config.Duration("FATURA_WORKER_POLL_INTERVAL").pipe(Config.withDefault("1 second"))
+  const leaseSeconds = yield* Config.Int("FATURA_POSTBACK_LEASE_SECONDS").pipe(Config.withDefault(60))
+  const worker = `${hostname()}-${process.pid}`
+  const services = Layer.mergeAll(Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)), Postbacks.layer).pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        HttpPostbackSender.layer,
+        NetworkPostbackTargets.layer,
+        Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
+        Layer.succeed(PostbackLeaseSeconds, leaseSeconds)
+      )
+    ),
     Layer.provide(Database.layer(Database.configFrom(databaseUrl, undefined)))
   )
   return yield* Effect.gen(function* () {
     const expirations = yield* Expirations
-    yield* Effect.logInfo("worker started")
-    return yield* expirations.run("5 seconds")
+    const postbacks = yield* Postbacks
+    yield* Effect.logInfo("worker started", { worker })
+    return yield* Effect.all([expirations.run("5 seconds"), postbacks.run(worker, pollInterval)], {
+      concurrency: "unbounded"
+    })
   }).pipe(Effect.provide(services))
 })
 

@@ -5,12 +5,14 @@ import { InvoicesApi } from "./InvoicesApi.js"
 import { PublicApi } from "./PublicApi.js"
 import { SandboxApi } from "./SandboxApi.js"
 import { SystemApi } from "./SystemApi.js"
+import { WebhooksApi } from "./WebhooksApi.js"
 
 export class FaturaApi extends HttpApi.make("fatura")
   .add(InvoicesApi)
   .add(CompanyApi)
   .add(PublicApi)
   .add(SandboxApi)
+  .add(WebhooksApi)
   .add(SystemApi)
   // Report every problem of a request at once, one `issues` entry each (SPEC 3).
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

@@ -62,3 +62,8 @@ export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly"
 export class UnknownCursor extends Schema.TaggedError<UnknownCursor>()("UnknownCursor", {
   cursor: Schema.String
 }) {}
+
+/** No delivery of this company has that id. */
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
+  deliveryId: Schema.Number
+}) {}

@@ -84,6 +84,7 @@ export class InvoiceLifecycle extends Context.Service<
         const totals = yield* companies.totals(company.id, moved.mode, transition.at)
         yield* invoices.recordEvent({
           id: `evt_${randomUuid()}`,
+          postbackUrl: moved.postbackUrl,
           companyId: company.id,
           invoiceId: moved.id,
           type: transition.event,

@@ -64,6 +64,8 @@ export interface DueForExpiry {
 
 export interface NewEvent {
   readonly id: string
+  /** Where the event is to be posted; a delivery is queued with the event when there is one. */
+  readonly postbackUrl: string | null
   readonly companyId: Company.CompanyId
   readonly invoiceId: Invoice.InvoiceId
   readonly type: string

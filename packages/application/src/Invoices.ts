@@ -29,6 +29,7 @@ import {
 } from "./Failures.js"
 import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
 import { PixProvider } from "./PixProvider.js"
+import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
 import type { Principal } from "./Principal.js"
 import { PublicBaseUrl } from "./PublicBaseUrl.js"
 import { randomBase62, randomUrlToken, randomUuid } from "./Secrets.js"
@@ -108,6 +109,7 @@ export type CreateInvoiceFailure =
   | InvalidCardData
   | InvalidDueDate
   | AcquirerUnavailable
+  | PostbackTargetRefused
   | StorageUnavailable
 
 export const defaultPixExpiresIn = 86_400
@@ -177,6 +179,7 @@ export class Invoices extends Context.Service<
       const pix = yield* PixProvider
       const boletos = yield* BoletoIssuer
       const acquirer = yield* CardAcquirer
+      const targets = yield* PostbackTargets
 
       /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
       const charge = Effect.fnUntraced(function* (
@@ -245,6 +248,9 @@ export class Invoices extends Context.Service<
         if (block !== undefined) return yield* new CompanyBlocked({ block })
 
         const amount = yield* Effect.fromResult(Invoice.checkAmount(input.totalPriceCents))
+        if (input.postbackUrl !== null && (principal.mode === "live" || !(yield* AllowPrivatePostbacksInTest))) {
+          yield* targets.check(input.postbackUrl)
+        }
         const items: ReadonlyArray<Invoice.InvoiceItem> =
           input.items === null
             ? [{ title: "Invoice", description: null, quantity: 1, unitPrice: amount, tangible: input.tangible }]
@@ -373,6 +379,7 @@ export class Invoices extends Context.Service<
             const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
               invoices.recordEvent({
                 id: `evt_${randomUuid()}`,
+                postbackUrl: invoice.postbackUrl,
                 companyId: company.id,
                 invoiceId: invoice.id,
                 type,

@@ -13,11 +13,13 @@ import type {
   AcquirerUnavailable,
   CompanyBlocked,
   CompanyNotFound,
+  DeliveryNotFound,
   InsufficientBalance,
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
   MoveNotAllowed,
+  PostbackTargetRefused,
   SandboxOnly,
   StorageUnavailable,
   Unauthenticated,
@@ -42,12 +44,14 @@ type Failure =
   | InsufficientBalance
   | SandboxOnly
   | UnknownCursor
+  | DeliveryNotFound
+  | PostbackTargetRefused
 
 type ResponseFor<F extends Failure> = F extends Unauthenticated
   ? Unauthorized
   : F extends CompanyBlocked | SandboxOnly
     ? Forbidden
-    : F extends InvoiceNotFound | CompanyNotFound
+    : F extends InvoiceNotFound | CompanyNotFound | DeliveryNotFound
       ? NotFound
       : F extends InvalidCardData | InvalidDueDate | UnknownCursor
         ? InvalidRequest
@@ -99,6 +103,13 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unprocessable({ code: "insufficient_balance", message: failure.message }) as never
     case "SandboxOnly":
       return new Forbidden({ message: "sandbox helpers take test keys only" }) as never
+    case "DeliveryNotFound":
+      return new NotFound({ message: "no delivery with that id" }) as never
+    case "PostbackTargetRefused":
+      return new Unprocessable({
+        code: "postback_url_not_allowed",
+        message: `postback_url: ${failure.reason}`
+      }) as never
     case "UnknownCursor":
       return invalidRequest("starting_after", "names no invoice of yours") as never
   }

@@ -9,10 +9,18 @@ import * as ResponseEnvelope from "./ResponseEnvelope.js"
 import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
+import * as WebhooksHttp from "./WebhooksHttp.js"
 
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([InvoicesHttp.layer, CompanyHttp.layer, PublicHttp.layer, SandboxHttp.layer, SystemHttp.layer]),
+    Layer.provide([
+      InvoicesHttp.layer,
+      CompanyHttp.layer,
+      PublicHttp.layer,
+      SandboxHttp.layer,
+      SystemHttp.layer,
+      WebhooksHttp.layer
+    ]),
     Layer.provide(SecretKeyAuthorizationLive.layer)
   ),
   HttpApiScalar.layer(FaturaApi, { path: "/docs" }),

@@ -11,6 +11,7 @@ import * as Migrations from "./Migrations.js"
 import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
+import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
 import * as SqlTransactions from "./SqlTransactions.js"
 
@@ -44,6 +45,7 @@ export const repositories = Layer.mergeAll(
   SqlCompanyRepository.layer,
   SqlIdempotencyStore.layer,
   SqlInvoiceRepository.layer,
+  SqlPostbackRepository.layer,
   SqlTransactions.layer,
   SqlReadiness.layer
 )

@@ -337,10 +337,19 @@ export const layer = Layer.effect(
         ),
 
       recordEvent: (event) =>
-        sql`
-          INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at)
-          VALUES (${event.id}, ${event.companyId}, ${event.invoiceId}, ${event.type}, ${event.livemode},
-                  ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz)`.pipe(Effect.asVoid, storage)
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at)
+            VALUES (${event.id}, ${event.companyId}, ${event.invoiceId}, ${event.type}, ${event.livemode},
+                    ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz)`
+          // The outbox: the delivery commits with the event, or neither does (SPEC 8.1).
+          if (event.postbackUrl !== null) {
+            yield* sql`
+              INSERT INTO deliveries (event_id, company_id, url, status, next_attempt_at, created_at, updated_at)
+              VALUES (${event.id}, ${event.companyId}, ${event.postbackUrl}, 'pending', ${event.createdAt}::timestamptz,
+                      ${event.createdAt}::timestamptz, ${event.createdAt}::timestamptz)`
+          }
+        }).pipe(storage)
     })
   })
 )

@@ -3,7 +3,7 @@
 
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, Companies, Expirations, type Registration } from "@fatura/application"
+import { ApiKeys, Companies, Expirations, Postbacks, type Registration } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp } from "@fatura/http"
 import { Clock, Effect, Layer, Logger, ManagedRuntime, References } from "effect"
@@ -45,9 +45,27 @@ export const nextCnpj = (): string => {
   return `${base}${first}${digit(`${base}${first}`)}`
 }
 
-export const startApp = async (database: TestDatabase) => {
+/** A clock stopped at `at`: what the use cases read as now. */
+const clockAt = (at: Date): Clock.Clock => {
+  const millis = at.getTime()
+  const nanos = BigInt(millis) * 1_000_000n
+  return {
+    currentTimeMillisUnsafe: () => millis,
+    currentTimeMillis: Effect.succeed(millis),
+    currentTimeNanosUnsafe: () => nanos,
+    currentTimeNanos: Effect.succeed(nanos),
+    monotonicTimeNanosUnsafe: () => nanos,
+    monotonicTimeNanos: Effect.succeed(nanos),
+    sleep: () => Effect.void
+  }
+}
+
+export const startApp = async (database: TestDatabase, options: { readonly allowPrivatePostbacks?: boolean } = {}) => {
   const { config, release } = await database.acquire()
-  const services = Services.layer(config, "http://fatura.test")
+  const services = Services.layer(config, {
+    publicBaseUrl: "http://fatura.test",
+    allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true
+  })
   // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
   const logs: Array<string> = []
   const captureLogs = Layer.merge(
@@ -139,24 +157,20 @@ export const startApp = async (database: TestDatabase) => {
   }
 
   /** Runs one expiry sweep as if it were `at` now: time is injected, never waited for. */
-  const sweepExpirationsAt = (at: Date) => {
-    const millis = at.getTime()
-    const nanos = BigInt(millis) * 1_000_000n
-    const clock: Clock.Clock = {
-      currentTimeMillisUnsafe: () => millis,
-      currentTimeMillis: Effect.succeed(millis),
-      currentTimeNanosUnsafe: () => nanos,
-      currentTimeNanos: Effect.succeed(nanos),
-      monotonicTimeNanosUnsafe: () => nanos,
-      monotonicTimeNanos: Effect.succeed(nanos),
-      sleep: () => Effect.void
-    }
-    return runtime.runPromise(
+  const sweepExpirationsAt = (at: Date) =>
+    runtime.runPromise(
       Effect.gen(function* () {
         return yield* (yield* Expirations).sweep
-      }).pipe(Effect.provideService(Clock.Clock, clock))
+      }).pipe(Effect.provideService(Clock.Clock, clockAt(at)))
     )
-  }
+
+  /** Runs one round of postback deliveries as worker `worker`, as if it were `at` now. */
+  const deliverPostbacksAt = (at: Date, worker = "test-worker") =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* Postbacks).deliverDue(worker)
+      }).pipe(Effect.provideService(Clock.Clock, clockAt(at)))
+    )
 
   /** Every text value stored anywhere in the database, one string per row of every table. */
   const dumpAllTables = async () => {
@@ -181,6 +195,7 @@ export const startApp = async (database: TestDatabase) => {
     query,
     dumpAllTables,
     sweepExpirationsAt,
+    deliverPostbacksAt,
     logs,
     stop
   }

@@ -1,0 +1,457 @@
+// SPEC 8.2 and 8.5: postbacks signed as Fatura sends them, and verified as a receiver checks them.
+import { createHmac } from "node:crypto"
+import { describe, expect, it } from "@effect/vitest"
+import { InvoiceStatus } from "@fatura/domain"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { Postback } from "../src/index.js"
+
+const {
+  eventIdHeader,
+  eventTypeHeader,
+  PostbackEventType,
+  PostbackVerificationError,
+  sign,
+  signatureHeader,
+  verify,
+  verifyPostback
+} = Postback
+type PostbackVerificationError = Postback.PostbackVerificationError
+type PostbackVerificationReason = Postback.PostbackVerificationReason
+type VerifyOptions = Postback.VerifyOptions
+
+const secret = "whsec_7pQ2mZ9kLx4Vb8Nc1Rt6Yw3Hd5Fg0Js2"
+const oldSecret = "whsec_Ua3Ke8Qo1Wm6Zr9Tx2Lp5Vn7Bc4Dh0Gy3"
+const otherSecret = "whsec_Mf6Sa1Xq8Ej3Rk0Hu5Wb9Pz2Tc7Lv4No1"
+
+// 2026-11-22T01:47:15Z, in unix seconds.
+const signedAt = 1_795_312_035
+
+const secureId = "3f1c9a52-8e4b-4d7a-9c21-5b6e0f7a8d94"
+
+const sampleEvent = {
+  id: "evt_9b2d4e61-0c3f-4a8e-b715-2f6d8c9e0a13",
+  type: "invoice.paid",
+  created_at: "2026-11-22T01:47:14.482913Z",
+  livemode: false,
+  data: {
+    id: 1042,
+    secureId,
+    companyId: 7,
+    amount: 15_000,
+    installments: 1,
+    paymentMethod: "pix",
+    status: "paid",
+    createdAt: "2026-11-22T01:40:02.118204Z",
+    updatedAt: "2026-11-22T01:47:14.482913Z",
+    paidAt: "2026-11-22T01:47:14.482913Z",
+    refundedAmount: 0,
+    refusedReason: null,
+    postbackUrl: "https://merchant.example/postbacks",
+    traceable: false,
+    boleto: null,
+    card: null,
+    card_associate: null,
+    delivery: null,
+    shipping: null,
+    ip: "203.0.113.24",
+    metadata: { order: "order-77" },
+    externalRef: "order-77",
+    financial_movements: [
+      {
+        id: 501,
+        type: "payment",
+        direction: "credit",
+        amount: 15_000,
+        balance: "pix",
+        created_at: "2026-11-22T01:47:14.482913Z"
+      },
+      {
+        id: 502,
+        type: "fee",
+        direction: "debit",
+        amount: 399,
+        balance: "pix",
+        created_at: "2026-11-22T01:47:14.482913Z"
+      }
+    ],
+    refunds: [],
+    splits: [],
+    timeline: [
+      { status: "pending", event: "invoice.created", created_at: "2026-11-22T01:40:02.118204Z" },
+      { status: "paid", event: "invoice.paid", created_at: "2026-11-22T01:47:14.482913Z" }
+    ],
+    items: [{ title: "Camiseta", quantity: 2, unitPrice: 7_500, tangible: false, externalRef: null }],
+    pix: {
+      qrCode: `00020101021226850014br.gov.bcb.pix2563pix.fatura.example/qr/v2/${secureId}5204000053039865406150.005802BR5913Loja Exemplo6009SAO PAULO62070503***6304A1B2`,
+      txid: "FAT3f1c9a528e4b4d7a9c215b6e",
+      expiresAt: "2026-11-22T02:40:02.118204Z"
+    },
+    fee: { estimatedFee: 399, fixedAmount: 100, netAmount: 14_601, spreadPercentage: 1.99 },
+    client: {
+      id: 88,
+      name: "Ana Souza",
+      email: "ana@example.com",
+      phone: "11987654321",
+      cpf_cnpj: "39053344705",
+      created_at: "2026-10-03T14:12:55.004411Z",
+      updated_at: "2026-11-22T01:40:02.118204Z"
+    },
+    customer: {
+      id: 88,
+      name: "Ana Souza",
+      email: "ana@example.com",
+      phone: "11987654321",
+      birthdate: null,
+      createdAt: "2026-11-22T01:40:02.118204Z",
+      externalRef: null,
+      document: { number: "39053344705", type: "cpf" },
+      address: {
+        street: "Avenida Paulista",
+        streetNumber: "1578",
+        neighborhood: "",
+        city: "São Paulo",
+        state: "SP",
+        zipCode: "01310200",
+        complement: null,
+        country: "BR"
+      }
+    },
+    enterprise: {
+      id: 7,
+      cnpj: "11.222.333/0001-81",
+      company_type: "LTDA",
+      corporate_reason: "Loja Exemplo Comércio Ltda",
+      fantasy_name: "Loja Exemplo",
+      url_website: "https://loja.example",
+      address: "Rua Augusta",
+      address_city: "São Paulo",
+      address_number: "1200",
+      address_postal_code: "01304001",
+      address_province: "Consolação",
+      address_state: "SP",
+      bank_account: "123456",
+      bank_agency: "0001",
+      bank_digit: "7",
+      bank_name: "Banco Exemplo",
+      bank_type: "checking",
+      amount_invoice_total: 4,
+      amount_invoices_competicion: 3,
+      balance_bank_slip: 0,
+      balance_card: 0,
+      balance_pix: 14_601,
+      blocked_bank_slip: false,
+      blocked_card: false,
+      blocked_pix: false,
+      blocked_processing: false,
+      blocked_sake: false,
+      blocked_system: false,
+      is_custom: false,
+      create_at: "2026-10-01T09:00:00.000000Z",
+      update_at: "2026-11-22T01:47:14.482913Z",
+      is_active_3ds: false
+    },
+    invoice: {
+      id: 1042,
+      invoice_id: secureId,
+      invoice_id_external: "order-77",
+      invoice_id_external2: null,
+      invoice_id_external3: null,
+      payment_method: "pix",
+      status: "paid",
+      is_pix: true,
+      is_bank_slip: false,
+      is_credit_card: false,
+      is_anticipated: false,
+      anticipation_approved: false,
+      is_indication_tax: false,
+      postback_url: "https://merchant.example/postbacks",
+      qr_code_pix: `00020101021226850014br.gov.bcb.pix2563pix.fatura.example/qr/v2/${secureId}5204000053039865406150.005802BR5913Loja Exemplo6009SAO PAULO62070503***6304A1B2`,
+      token_checkout: "chk_Zt4Qw8Lm2Xv6Np0Rb3Kd7Hs1",
+      retention_tax: 0,
+      value_adq: 100,
+      value_platform: 299,
+      value_indication: 0,
+      value_seller: 14_601,
+      value_total: 15_000,
+      created_at: "2026-11-22T01:40:02.118204Z",
+      updated_at: "2026-11-22T01:47:14.482913Z"
+    }
+  }
+}
+
+const body = JSON.stringify(sampleEvent)
+
+// What the receiver is told, computed independently of the code under test.
+const hmacHex = (key: string, timestamp: number, payload: string) =>
+  createHmac("sha256", key).update(`${timestamp}.${payload}`).digest("hex")
+
+const verifyFails = (options: VerifyOptions) => verify(options).pipe(Effect.flip)
+
+const expectReason = (error: PostbackVerificationError, reason: PostbackVerificationReason) => {
+  expect(error).toBeInstanceOf(PostbackVerificationError)
+  expect(error._tag).toBe("PostbackVerificationError")
+  expect(error.reason).toBe(reason)
+  expect(error.message.length).toBeGreaterThan(0)
+}
+
+describe("Postback", () => {
+  describe("sign", () => {
+    it.effect('writes t=<unix seconds>,v1=<HMAC-SHA256 of "<t>.<body>"> in lowercase hex', () =>
+      Effect.gen(function* () {
+        const header = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+        expect(header).toBe(`t=${signedAt},v1=${hmacHex(secret, signedAt, body)}`)
+        expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
+      })
+    )
+
+    it.effect("signs with every secret while a rolled one overlaps, in the order given", () =>
+      Effect.gen(function* () {
+        const header = yield* sign({ secrets: [secret, oldSecret], timestamp: signedAt, body })
+        expect(header).toBe(
+          `t=${signedAt},v1=${hmacHex(secret, signedAt, body)},v1=${hmacHex(oldSecret, signedAt, body)}`
+        )
+      })
+    )
+
+    it.effect("is a defect without a secret, or with an empty one", () =>
+      Effect.gen(function* () {
+        const none = yield* sign({ secrets: [], timestamp: signedAt, body }).pipe(Effect.exit)
+        const empty = yield* sign({ secrets: [""], timestamp: signedAt, body }).pipe(Effect.exit)
+        expect(none._tag).toBe("Failure")
+        expect(empty._tag).toBe("Failure")
+      })
+    )
+  })
+
+  describe("verify", () => {
+    it.effect("returns the typed event of a correctly signed postback", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+        const event = yield* verify({ body, signature, secret, now: signedAt })
+        expect(event).toEqual(sampleEvent)
+        expect(event.type).toBe("invoice.paid")
+        expect(event.data.secureId).toBe(secureId)
+      })
+    )
+
+    it.effect("accepts a signature computed by anyone with the secret, not only by sign", () =>
+      Effect.gen(function* () {
+        const signature = `t=${signedAt},v1=${hmacHex(secret, signedAt, body)}`
+        const event = yield* verify({ body, signature, secret, now: signedAt })
+        expect(event.id).toBe(sampleEvent.id)
+      })
+    )
+
+    it.effect("rejects a body changed by one byte", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+        const tampered = body.replace('"amount":15000', '"amount":15001')
+        expect(tampered).not.toBe(body)
+        expect(tampered.length).toBe(body.length)
+        expectReason(yield* verifyFails({ body: tampered, signature, secret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
+    it.effect("rejects a timestamp changed in the header, since the signature covers it", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+        const moved = signature.replace(`t=${signedAt}`, `t=${signedAt + 1}`)
+        expectReason(yield* verifyFails({ body, signature: moved, secret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
+    it.effect("rejects a signature with one hex digit changed", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+        const last = signature.at(-1) === "0" ? "1" : "0"
+        const forged = signature.slice(0, -1) + last
+        expectReason(yield* verifyFails({ body, signature: forged, secret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
+    it.effect("rejects a postback signed with another secret", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [otherSecret], timestamp: signedAt, body })
+        expectReason(yield* verifyFails({ body, signature, secret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
+    it.effect("accepts a postback signed during a roll with either secret alone, and with no other", () =>
+      Effect.gen(function* () {
+        const signature = yield* sign({ secrets: [secret, oldSecret], timestamp: signedAt, body })
+        const withNew = yield* verify({ body, signature, secret, now: signedAt })
+        const withOld = yield* verify({ body, signature, secret: oldSecret, now: signedAt })
+        expect(withNew).toEqual(sampleEvent)
+        expect(withOld).toEqual(sampleEvent)
+        expectReason(yield* verifyFails({ body, signature, secret: otherSecret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
+    it.effect("takes t= and v1= in any order, skips unknown schemes and tolerates spaces and upper case", () =>
+      Effect.gen(function* () {
+        const hex = hmacHex(secret, signedAt, body)
+        const headers = [
+          `v1=${hex},t=${signedAt}`,
+          `v0=whatever,t=${signedAt},v2=${"ab".repeat(40)},v1=${hex}`,
+          `t=${signedAt},v1=${"0".repeat(64)},v1=${hex}`,
+          `t=${signedAt}, v1=${hex.toUpperCase()}`
+        ]
+        for (const signature of headers) {
+          const event = yield* verify({ body, signature, secret, now: signedAt })
+          expect(event.id).toBe(sampleEvent.id)
+        }
+      })
+    )
+
+    describe("tolerance", () => {
+      const at = (now: number, toleranceSeconds?: number) =>
+        Effect.gen(function* () {
+          const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+          return yield* verify({
+            body,
+            signature,
+            secret,
+            now,
+            ...(toleranceSeconds === undefined ? {} : { toleranceSeconds })
+          }).pipe(Effect.result)
+        })
+
+      it.effect("accepts a signature up to 300 s old or 300 s ahead", () =>
+        Effect.gen(function* () {
+          for (const now of [signedAt + 299, signedAt + 300, signedAt - 299, signedAt - 300]) {
+            const result = yield* at(now)
+            expect(result._tag, `now = t ${now - signedAt >= 0 ? "+" : "-"} ${Math.abs(now - signedAt)}`).toBe(
+              "Success"
+            )
+          }
+        })
+      )
+
+      it.effect("rejects a signature 301 s old or 301 s in the future", () =>
+        Effect.gen(function* () {
+          for (const now of [signedAt + 301, signedAt - 301]) {
+            const result = yield* at(now)
+            if (result._tag === "Success") expect.fail(`accepted at t ${now - signedAt}`)
+            else expectReason(result.failure, "timestamp_out_of_tolerance")
+          }
+        })
+      )
+
+      it.effect("takes the tolerance it is given", () =>
+        Effect.gen(function* () {
+          expect((yield* at(signedAt + 10, 10))._tag).toBe("Success")
+          const late = yield* at(signedAt + 11, 10)
+          if (late._tag === "Success") expect.fail("accepted 11 s late with a 10 s tolerance")
+          else expectReason(late.failure, "timestamp_out_of_tolerance")
+          expect((yield* at(signedAt + 3_600, 7_200))._tag).toBe("Success")
+        })
+      )
+
+      it.effect("reads the current time from effect's Clock when now is not given", () =>
+        Effect.gen(function* () {
+          const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body })
+          yield* TestClock.setTime((signedAt + 299) * 1000)
+          expect((yield* verify({ body, signature, secret })).id).toBe(sampleEvent.id)
+          yield* TestClock.adjust("2 seconds")
+          expectReason(yield* verifyFails({ body, signature, secret }), "timestamp_out_of_tolerance")
+        })
+      )
+    })
+
+    it.effect("rejects a missing header", () =>
+      Effect.gen(function* () {
+        for (const signature of [undefined, null, "", "  "]) {
+          expectReason(yield* verifyFails({ body, signature, secret, now: signedAt }), "missing_signature")
+        }
+      })
+    )
+
+    it.effect("rejects a malformed header: garbage, no t=, no v1=, a bad t= or v1=, two t=", () =>
+      Effect.gen(function* () {
+        const hex = hmacHex(secret, signedAt, body)
+        const headers = [
+          "garbage",
+          "sha256=abc,,",
+          hex,
+          `v1=${hex}`,
+          `t=${signedAt}`,
+          `t=${signedAt},v0=${hex}`,
+          `t=soon,v1=${hex}`,
+          `t=-${signedAt},v1=${hex}`,
+          `t=${signedAt},v1=${hex.slice(1)}`,
+          `t=${signedAt},v1=${"z".repeat(64)}`,
+          `t=${signedAt},t=${signedAt},v1=${hex}`,
+          `t=${signedAt},v1=${hex},`
+        ]
+        for (const signature of headers) {
+          const error = yield* verifyFails({ body, signature, secret, now: signedAt })
+          expect(error.reason, signature).toBe("malformed_signature")
+          expectReason(error, "malformed_signature")
+        }
+      })
+    )
+
+    it.effect("rejects a correctly signed body that is not an event", () =>
+      Effect.gen(function* () {
+        const bodies = [
+          "not json",
+          "",
+          "{}",
+          JSON.stringify({ ...sampleEvent, type: "invoice.updated" }),
+          JSON.stringify({ ...sampleEvent, id: "9b2d4e61-0c3f-4a8e-b715-2f6d8c9e0a13" }),
+          JSON.stringify({ ...sampleEvent, created_at: "2026-11-22T01:47:14Z" }),
+          JSON.stringify({ ...sampleEvent, data: { ...sampleEvent.data, amount: "15000" } })
+        ]
+        for (const payload of bodies) {
+          const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: payload })
+          const error = yield* verifyFails({ body: payload, signature, secret, now: signedAt })
+          expect(error.reason, payload.slice(0, 60)).toBe("malformed_body")
+          expectReason(error, "malformed_body")
+        }
+      })
+    )
+
+    it.effect("decodes every event type the domain records", () =>
+      Effect.gen(function* () {
+        const recorded = InvoiceStatus.InvoiceStatus.literals.map(InvoiceStatus.eventType)
+        expect([...PostbackEventType.literals].sort()).toEqual([...new Set(recorded)].sort())
+        for (const type of recorded) {
+          const payload = JSON.stringify({ ...sampleEvent, type })
+          const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: payload })
+          expect((yield* verify({ body: payload, signature, secret, now: signedAt })).type).toBe(type)
+        }
+      })
+    )
+  })
+
+  describe("verifyPostback", () => {
+    it("resolves with the event of a correctly signed postback", async () => {
+      const timestamp = Math.floor(Date.now() / 1000)
+      const signature = `t=${timestamp},v1=${hmacHex(secret, timestamp, body)}`
+      await expect(verifyPostback({ body, signature, secret })).resolves.toEqual(sampleEvent)
+    })
+
+    it("rejects with the typed error otherwise", async () => {
+      const timestamp = Math.floor(Date.now() / 1000)
+      const signature = `t=${timestamp},v1=${hmacHex(otherSecret, timestamp, body)}`
+      const error = await verifyPostback({ body, signature, secret }).then(
+        () => expect.fail("resolved"),
+        (error: unknown) => error
+      )
+      expect(error).toBeInstanceOf(PostbackVerificationError)
+      expect(error).toMatchObject({ reason: "signature_mismatch" })
+      const stale = `t=${timestamp - 301},v1=${hmacHex(secret, timestamp - 301, body)}`
+      await expect(verifyPostback({ body, signature: stale, secret })).rejects.toMatchObject({
+        _tag: "PostbackVerificationError",
+        reason: "timestamp_out_of_tolerance"
+      })
+    })
+  })
+
+  it("names the delivery headers of SPEC 8.2, in the lower case receivers read them in", () => {
+    expect(signatureHeader).toBe("x-fatura-signature")
+    expect(eventIdHeader).toBe("x-fatura-event-id")
+    expect(eventTypeHeader).toBe("x-fatura-event-type")
+  })
+})

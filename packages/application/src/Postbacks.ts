@@ -1,0 +1,202 @@
+// Use cases of postbacks (SPEC 4.8, 8): delivering due events, signed, at least once, on the retry schedule;
+// and the merchant's view of events and deliveries, manual retries and secret rolls.
+import { PostbackSchedule, Timestamp } from "@fatura/domain"
+import { Context, type Duration, Effect, Layer, Option, Random } from "effect"
+import * as Clock from "./Clock.js"
+import { DeliveryNotFound, InvoiceNotFound, type StorageUnavailable, UnknownCursor } from "./Failures.js"
+import { InvoiceRepository } from "./InvoiceRepository.js"
+import { parseReference } from "./Invoices.js"
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type Delivery,
+  PostbackRepository,
+  type StoredEvent
+} from "./PostbackRepository.js"
+import { PostbackSender } from "./PostbackSender.js"
+import { AllowPrivatePostbacksInTest, PostbackTargets } from "./PostbackTargets.js"
+import type { Principal } from "./Principal.js"
+import { newWebhookSecret } from "./Secrets.js"
+
+/**
+ * How long a claimed delivery is held: longer than an attempt may last (10 s), so that a lease lapses only
+ * when its worker is gone; then another worker takes the delivery up.
+ */
+export const PostbackLeaseSeconds = Context.Reference<number>("@fatura/application/PostbackLeaseSeconds", {
+  defaultValue: () => 60
+})
+const batchSize = 50
+const concurrency = 16
+export const secretOverlapSeconds = 24 * 60 * 60
+
+export interface EventQuery {
+  readonly limit: number
+  readonly startingAfter: string | null
+  readonly type: string | null
+  readonly invoice: string | null
+}
+
+export interface EventPage {
+  readonly events: ReadonlyArray<StoredEvent>
+  readonly hasMore: boolean
+}
+
+export class Postbacks extends Context.Service<
+  Postbacks,
+  {
+    /** One round of work for `worker`: claims due deliveries and attempts each; returns how many it attempted. */
+    readonly deliverDue: (worker: string) => Effect.Effect<number, StorageUnavailable>
+    /** Delivers for ever, polling every `interval` when there is nothing to do. */
+    readonly run: (worker: string, interval: Duration.Input) => Effect.Effect<never>
+    readonly events: (
+      principal: Principal,
+      query: EventQuery
+    ) => Effect.Effect<EventPage, UnknownCursor | InvoiceNotFound | StorageUnavailable>
+    readonly deliveries: (
+      principal: Principal,
+      filter: { readonly eventId: string } | { readonly invoice: string }
+    ) => Effect.Effect<ReadonlyArray<Delivery>, InvoiceNotFound | StorageUnavailable>
+    readonly retry: (
+      principal: Principal,
+      deliveryId: number
+    ) => Effect.Effect<void, DeliveryNotFound | StorageUnavailable>
+    /** A new signing secret, shown once; the previous one keeps signing alongside for 24 h. */
+    readonly rollSecret: (principal: Principal) => Effect.Effect<string, StorageUnavailable>
+  }
+>()("@fatura/application/Postbacks") {
+  static readonly layer = Layer.effect(
+    Postbacks,
+    Effect.gen(function* () {
+      const repository = yield* PostbackRepository
+      const sender = yield* PostbackSender
+      const targets = yield* PostbackTargets
+      const invoices = yield* InvoiceRepository
+
+      const attempt = Effect.fnUntraced(function* (worker: string, delivery: ClaimedDelivery) {
+        const startedAt = yield* Clock.now
+        const allowPrivate = !delivery.livemode && (yield* AllowPrivatePostbacksInTest)
+        const result = yield* Effect.gen(function* () {
+          const addresses = allowPrivate ? null : yield* targets.check(delivery.url)
+          return yield* sender.send({
+            url: delivery.url,
+            addresses,
+            eventId: delivery.eventId,
+            eventType: delivery.eventType,
+            body: delivery.body,
+            secrets: delivery.secrets,
+            timestamp: Math.floor(Timestamp.toEpochMillis(startedAt) / 1000)
+          })
+        }).pipe(
+          Effect.map((sent) => ({
+            statusCode: sent.statusCode as number | null,
+            error: null as string | null,
+            durationMs: sent.durationMs
+          })),
+          Effect.catchTags({
+            PostbackTargetRefused: (refused) =>
+              Effect.succeed({ statusCode: null, error: `not sent: ${refused.reason}`, durationMs: 0 }),
+            PostbackSendFailed: (failed) =>
+              Effect.succeed({ statusCode: null, error: failed.error, durationMs: failed.durationMs })
+          })
+        )
+        const finishedAt = yield* Clock.now
+        const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300
+        const delay = PostbackSchedule.delayAfter(delivery.attempt, (yield* Random.next) * 2 - 1)
+        const outcome: AttemptOutcome = succeeded
+          ? { _tag: "Succeeded" }
+          : delay === undefined
+            ? { _tag: "Failed" }
+            : { _tag: "Retry", nextAttemptAt: Timestamp.plusSeconds(finishedAt, delay) }
+        yield* repository.recordAttempt({
+          deliveryId: delivery.id,
+          attempt: delivery.attempt,
+          worker,
+          startedAt,
+          finishedAt,
+          statusCode: result.statusCode,
+          error: result.error ?? (succeeded ? null : `answered ${result.statusCode}`),
+          durationMs: result.durationMs,
+          outcome
+        })
+      })
+
+      const deliverDue = Effect.fn("Postbacks.deliverDue")(function* (worker: string) {
+        const now = yield* Clock.now
+        const claimed = yield* repository.claimDue({
+          now,
+          leaseUntil: Timestamp.plusSeconds(now, yield* PostbackLeaseSeconds),
+          worker,
+          limit: batchSize
+        })
+        yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery), { concurrency, discard: true })
+        return claimed.length
+      })
+
+      const run = (worker: string, interval: Duration.Input) =>
+        deliverDue(worker).pipe(
+          // A full batch means more may be waiting: go again at once; otherwise wait for the next tick.
+          Effect.flatMap((count) => (count === batchSize ? Effect.void : Effect.sleep(interval))),
+          Effect.catchCause((cause) =>
+            Effect.logWarning("postback round failed", cause).pipe(Effect.andThen(Effect.sleep(interval)))
+          ),
+          Effect.forever
+        )
+
+      /** The caller's invoice named by a secureId or an id, as everywhere else. */
+      const invoiceId = Effect.fnUntraced(function* (principal: Principal, raw: string) {
+        const reference = parseReference(raw)
+        const found = Option.isNone(reference)
+          ? Option.none()
+          : yield* invoices.find(principal.company.id, principal.mode, reference.value)
+        if (Option.isNone(found)) return yield* new InvoiceNotFound({ reference: raw })
+        return found.value.id
+      })
+
+      const events = Effect.fn("Postbacks.events")(function* (principal: Principal, query: EventQuery) {
+        const livemode = principal.mode === "live"
+        let before: number | null = null
+        if (query.startingAfter !== null) {
+          const position = yield* repository.eventPosition(principal.company.id, livemode, query.startingAfter)
+          if (Option.isNone(position)) return yield* new UnknownCursor({ cursor: query.startingAfter })
+          before = position.value
+        }
+        const found = yield* repository.listEvents({
+          companyId: principal.company.id,
+          livemode,
+          before,
+          type: query.type,
+          invoiceId: query.invoice === null ? null : yield* invoiceId(principal, query.invoice),
+          limit: query.limit
+        })
+        return { events: found.slice(0, query.limit), hasMore: found.length > query.limit }
+      })
+
+      return Postbacks.of({
+        deliverDue,
+        run,
+        events,
+        deliveries: Effect.fn("Postbacks.deliveries")(function* (principal, filter) {
+          if ("eventId" in filter) return yield* repository.listDeliveries(principal.company.id, filter)
+          return yield* repository.listDeliveries(principal.company.id, {
+            invoiceId: yield* invoiceId(principal, filter.invoice)
+          })
+        }),
+        retry: Effect.fn("Postbacks.retry")(function* (principal, deliveryId) {
+          const found = yield* repository.retry(principal.company.id, deliveryId, yield* Clock.now)
+          if (!found) return yield* new DeliveryNotFound({ deliveryId })
+        }),
+        rollSecret: Effect.fn("Postbacks.rollSecret")(function* (principal) {
+          const secret = newWebhookSecret()
+          const now = yield* Clock.now
+          yield* repository.rollWebhookSecret(
+            principal.company.id,
+            secret,
+            now,
+            Timestamp.plusSeconds(now, secretOverlapSeconds)
+          )
+          return secret
+        })
+      })
+    })
+  )
+}

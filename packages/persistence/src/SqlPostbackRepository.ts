@@ -1,0 +1,154 @@
+// The PostbackRepository port in SQL. Claims take rows with FOR UPDATE SKIP LOCKED and hold them by a lease,
+// so that any number of workers share the work and an attempt whose worker died is taken up again.
+import { type ClaimedDelivery, type Delivery, PostbackRepository, type StoredEvent } from "@fatura/application"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { int, json, nullableInt, nullableText, nullableTimestamp, storage, text, timestamp } from "./Columns.js"
+
+const toDelivery = (row: Record<string, unknown>): Delivery => ({
+  id: int(row.id),
+  eventId: text(row.event_id),
+  url: text(row.url),
+  status: text(row.status) as Delivery["status"],
+  attempts: int(row.attempts),
+  lastStatusCode: nullableInt(row.last_status_code),
+  lastError: nullableText(row.last_error),
+  nextAttemptAt: nullableTimestamp(row.next_attempt_at),
+  createdAt: timestamp(row.created_at),
+  updatedAt: timestamp(row.updated_at)
+})
+
+const toEvent = (row: Record<string, unknown>): StoredEvent => ({
+  id: text(row.id),
+  type: text(row.type),
+  createdAt: timestamp(row.created_at),
+  livemode: row.livemode === true,
+  data: json(row.data)
+})
+
+export const layer = Layer.effect(
+  PostbackRepository,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const deliveryColumns = sql.unsafe(`
+      d.id, d.event_id, d.url, d.status, d.attempts, d.last_status_code, d.last_error,
+      fatura_ts(d.next_attempt_at) AS next_attempt_at, fatura_ts(d.created_at) AS created_at,
+      fatura_ts(d.updated_at) AS updated_at`)
+
+    return PostbackRepository.of({
+      claimDue: ({ now, leaseUntil, worker, limit }) =>
+        sql`
+          UPDATE deliveries d
+          SET attempts = d.attempts + 1, lease_until = ${leaseUntil}::timestamptz, leased_by = ${worker},
+              updated_at = ${now}::timestamptz
+          FROM events e, companies c
+          WHERE d.id IN (
+              SELECT id FROM deliveries
+              WHERE status = 'pending' AND next_attempt_at <= ${now}::timestamptz
+                AND (lease_until IS NULL OR lease_until < ${now}::timestamptz)
+              ORDER BY next_attempt_at, id
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED)
+            AND e.id = d.event_id AND c.id = d.company_id
+          RETURNING d.id, d.attempts, d.url, e.id AS event_id, e.type AS event_type, e.livemode,
+            json_build_object('id', e.id, 'type', e.type, 'created_at', fatura_ts(e.created_at),
+                              'livemode', e.livemode, 'data', e.data)::text AS body,
+            c.webhook_secret,
+            CASE WHEN c.previous_webhook_secret_expires_at > ${now}::timestamptz
+                 THEN c.previous_webhook_secret END AS previous_webhook_secret`.pipe(
+          Effect.map((rows) =>
+            rows.map(
+              (row): ClaimedDelivery => ({
+                id: int(row.id),
+                attempt: int(row.attempts),
+                url: text(row.url),
+                livemode: row.livemode === true,
+                eventId: text(row.event_id),
+                eventType: text(row.event_type),
+                body: text(row.body),
+                secrets:
+                  row.previous_webhook_secret === null
+                    ? [text(row.webhook_secret)]
+                    : [text(row.webhook_secret), text(row.previous_webhook_secret)]
+              })
+            )
+          ),
+          storage
+        ),
+
+      recordAttempt: (attempt) =>
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO delivery_attempts (delivery_id, attempt, worker, started_at, finished_at, status_code, error,
+                                           duration_ms, succeeded)
+            VALUES (${attempt.deliveryId}, ${attempt.attempt}, ${attempt.worker}, ${attempt.startedAt}::timestamptz,
+                    ${attempt.finishedAt}::timestamptz, ${attempt.statusCode}, ${attempt.error}, ${attempt.durationMs},
+                    ${attempt.outcome._tag === "Succeeded"})`
+          const outcome = attempt.outcome
+          const status = outcome._tag === "Succeeded" ? "succeeded" : outcome._tag === "Failed" ? "failed" : "pending"
+          const next = outcome._tag === "Retry" ? outcome.nextAttemptAt : null
+          // Only the holder of the current lease settles the delivery: a worker that lost its lease (it was too
+          // slow, and another took the delivery over) leaves its late result in the attempts alone.
+          yield* sql`
+            UPDATE deliveries
+            SET status = ${status}, last_status_code = ${attempt.statusCode}, last_error = ${attempt.error},
+                next_attempt_at = ${next}::timestamptz, lease_until = NULL, leased_by = NULL,
+                updated_at = ${attempt.finishedAt}::timestamptz
+            WHERE id = ${attempt.deliveryId} AND attempts = ${attempt.attempt} AND leased_by = ${attempt.worker}`
+        }).pipe(sql.withTransaction, storage),
+
+      listDeliveries: (companyId, filter) =>
+        ("eventId" in filter
+          ? sql`SELECT ${deliveryColumns} FROM deliveries d
+                WHERE d.company_id = ${companyId} AND d.event_id = ${filter.eventId} ORDER BY d.id`
+          : sql`SELECT ${deliveryColumns} FROM deliveries d JOIN events e ON e.id = d.event_id
+                WHERE d.company_id = ${companyId} AND e.invoice_id = ${filter.invoiceId} ORDER BY d.id`
+        ).pipe(
+          Effect.map((rows) => rows.map(toDelivery)),
+          storage
+        ),
+
+      retry: (companyId, deliveryId, now) =>
+        sql`
+          UPDATE deliveries
+          SET status = 'pending', next_attempt_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+          WHERE id = ${deliveryId} AND company_id = ${companyId}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      listEvents: (filter) => {
+        const conditions = [
+          sql`e.company_id = ${filter.companyId}`,
+          sql`e.livemode = ${filter.livemode}`,
+          ...(filter.before === null ? [] : [sql`e.seq < ${filter.before}`]),
+          ...(filter.type === null ? [] : [sql`e.type = ${filter.type}`]),
+          ...(filter.invoiceId === null ? [] : [sql`e.invoice_id = ${filter.invoiceId}`])
+        ]
+        return sql`
+          SELECT e.id, e.type, fatura_ts(e.created_at) AS created_at, e.livemode, e.data FROM events e
+          WHERE ${sql.and(conditions)}
+          ORDER BY e.seq DESC
+          LIMIT ${filter.limit + 1}`.pipe(
+          Effect.map((rows) => rows.map(toEvent)),
+          storage
+        )
+      },
+
+      eventPosition: (companyId, livemode, eventId) =>
+        sql`SELECT seq FROM events WHERE id = ${eventId} AND company_id = ${companyId} AND livemode = ${livemode}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => int(row.seq))),
+          storage
+        ),
+
+      rollWebhookSecret: (companyId, secret, now, overlapUntil) =>
+        sql`
+          UPDATE companies
+          SET previous_webhook_secret = webhook_secret, previous_webhook_secret_expires_at = ${overlapUntil}::timestamptz,
+              webhook_secret = ${secret}, updated_at = ${now}::timestamptz
+          WHERE id = ${companyId}`.pipe(Effect.asVoid, storage)
+    })
+  })
+)
