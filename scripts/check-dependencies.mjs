@@ -29,7 +29,7 @@ const allowed = {
     "@fatura/persistence",
     "@fatura/sandbox"
   ],
-  "apps/example": ["effect", "@fatura/api"]
+  "apps/example": ["effect", "node:", "@fatura/api"]
 }
 
 const root = new URL("..", import.meta.url).pathname
