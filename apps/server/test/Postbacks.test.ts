@@ -306,6 +306,21 @@ describe.each(testDatabases)("postbacks on $name", (database) => {
       expect(reply.body.code).toBe("postback_url_not_allowed")
     })
 
+    it("refuses private targets in test mode too when FATURA_POSTBACK_ALLOW_PRIVATE=false", async () => {
+      const strict = await startApp(database, { allowPrivatePostbacks: false })
+      try {
+        const { secretKey } = await strict.registerCompany()
+        const reply = await strict.request("POST", "/api/v2/invoices", {
+          key: secretKey,
+          body: pixRequest({ postback_url: "http://127.0.0.1:9/hook" })
+        })
+        expect(reply.status).toBe(422)
+        expect(reply.body.code).toBe("postback_url_not_allowed")
+      } finally {
+        await strict.stop()
+      }
+    })
+
     it("allows private targets in test mode by default", async () => {
       const { secretKey } = await app.registerCompany()
       const reply = await app.request("POST", "/api/v2/invoices", {

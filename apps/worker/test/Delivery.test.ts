@@ -300,7 +300,9 @@ describe.each(servers)("postback delivery by fatura-worker processes on Postgres
       await waitFor("the first attempt to arrive", 20_000, () => held !== undefined)
       expect(held?.eventId).toBe(eventId)
       const claimed = await query(
-        `SELECT attempts, leased_by, status, fatura_ts(lease_until) AS lease_until FROM deliveries WHERE id = ${deliveryId}`
+        `SELECT attempts, leased_by, status, fatura_ts(lease_until) AS lease_until,
+                extract(epoch FROM lease_until - updated_at)::float8 AS lease_seconds
+         FROM deliveries WHERE id = ${deliveryId}`
       )
       expect(claimed).toMatchObject([{ attempts: 1, leased_by: first.name, status: "pending" }])
       const leaseUntil = Date.parse(String(claimed[0]?.lease_until))
@@ -318,12 +320,14 @@ describe.each(servers)("postback delivery by fatura-worker processes on Postgres
       let last: Record<string, unknown> | undefined
       await waitFor(
         "the killed worker's delivery to be taken up again and succeed",
-        30_000,
+        20_000,
         async () => {
           last = await state()
           return last?.status === "succeeded"
         },
-        () => `(delivery: ${JSON.stringify(last)}, arrivals of the event: ${receiver.arrivals.get(eventId) ?? 0})`
+        () =>
+          `(delivery: ${JSON.stringify(last)}, arrivals of the event: ${receiver.arrivals.get(eventId) ?? 0}; ` +
+          `the killed worker's claim held a lease of ${claimed[0]?.lease_seconds} s with FATURA_POSTBACK_LEASE_SECONDS=3)`
       )
       expect(receiver.arrivals.get(eventId)).toBe(2)
       expect(receiver.violations).toEqual([])

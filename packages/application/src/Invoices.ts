@@ -180,6 +180,9 @@ export class Invoices extends Context.Service<
       const boletos = yield* BoletoIssuer
       const acquirer = yield* CardAcquirer
       const targets = yield* PostbackTargets
+      // Settings are read once, when the service is built, from whatever configured it.
+      const publicBaseUrl = yield* PublicBaseUrl
+      const allowPrivatePostbacksInTest = yield* AllowPrivatePostbacksInTest
 
       /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
       const charge = Effect.fnUntraced(function* (
@@ -248,7 +251,7 @@ export class Invoices extends Context.Service<
         if (block !== undefined) return yield* new CompanyBlocked({ block })
 
         const amount = yield* Effect.fromResult(Invoice.checkAmount(input.totalPriceCents))
-        if (input.postbackUrl !== null && (principal.mode === "live" || !(yield* AllowPrivatePostbacksInTest))) {
+        if (input.postbackUrl !== null && (principal.mode === "live" || !allowPrivatePostbacksInTest)) {
           yield* targets.check(input.postbackUrl)
         }
         const items: ReadonlyArray<Invoice.InvoiceItem> =
@@ -295,12 +298,11 @@ export class Invoices extends Context.Service<
             }
             const ourNumber = yield* invoices.nextOurNumber
             const issued = yield* boletos.issue({ company, amount, dueDate, ourNumber })
-            const base = yield* PublicBaseUrl
             boleto = {
               ...issued,
               dueDate,
               ourNumber,
-              url: `${base}/api/v2/public/invoices/${secureId}/boleto.pdf?token=${tokenCheckout}`
+              url: `${publicBaseUrl}/api/v2/public/invoices/${secureId}/boleto.pdf?token=${tokenCheckout}`
             }
             break
           }

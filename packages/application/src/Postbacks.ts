@@ -71,10 +71,13 @@ export class Postbacks extends Context.Service<
       const sender = yield* PostbackSender
       const targets = yield* PostbackTargets
       const invoices = yield* InvoiceRepository
+      // Settings are read once, when the service is built, from whatever configured it.
+      const allowPrivatePostbacksInTest = yield* AllowPrivatePostbacksInTest
+      const leaseSeconds = yield* PostbackLeaseSeconds
 
       const attempt = Effect.fnUntraced(function* (worker: string, delivery: ClaimedDelivery) {
         const startedAt = yield* Clock.now
-        const allowPrivate = !delivery.livemode && (yield* AllowPrivatePostbacksInTest)
+        const allowPrivate = !delivery.livemode && allowPrivatePostbacksInTest
         const result = yield* Effect.gen(function* () {
           const addresses = allowPrivate ? null : yield* targets.check(delivery.url)
           return yield* sender.send({
@@ -124,7 +127,7 @@ export class Postbacks extends Context.Service<
         const now = yield* Clock.now
         const claimed = yield* repository.claimDue({
           now,
-          leaseUntil: Timestamp.plusSeconds(now, yield* PostbackLeaseSeconds),
+          leaseUntil: Timestamp.plusSeconds(now, leaseSeconds),
           worker,
           limit: batchSize
         })
