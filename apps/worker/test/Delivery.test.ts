@@ -293,10 +293,9 @@ describe.each(servers)("postback delivery by fatura-worker processes on Postgres
     let second: Worker | undefined
     try {
       await started(first)
-      const {
-        deliveryIds: [deliveryId],
-        eventIds: [eventId]
-      } = await seed(1, receiver.url)
+      const seeded = await seed(1, receiver.url)
+      const deliveryId = seeded.deliveryIds[0]!
+      const eventId = seeded.eventIds[0]!
       await waitFor("the first attempt to arrive", 20_000, () => held !== undefined)
       expect(held?.eventId).toBe(eventId)
       const claimed = await query(
