@@ -1,6 +1,15 @@
 // The InvoiceRepository port in SQL. An invoice is read with its client and timeline in one round trip.
-import { InvoiceRepository, type NewInvoice } from "@fatura/application"
-import type { Cents, Company, Document, FeePlan, Invoice, InvoiceStatus, PaymentMethod } from "@fatura/domain"
+import { InvoiceRepository, type NewInvoice, type NewMovement } from "@fatura/application"
+import type {
+  Cents,
+  Company,
+  Document,
+  FeePlan,
+  Invoice,
+  InvoiceStatus,
+  PaymentMethod,
+  Timestamp
+} from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, nullableText, nullableTimestamp, storage, text, timestamp } from "./Columns.js"
@@ -150,6 +159,28 @@ export const layer = Layer.effect(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice))
       )
 
+    const appendTimeline = (
+      invoiceId: Invoice.InvoiceId,
+      entry: { readonly status: InvoiceStatus.InvoiceStatus; readonly event: string },
+      at: Timestamp.Timestamp
+    ) =>
+      sql`
+        INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+        VALUES (${invoiceId}, ${entry.status}, ${entry.event}, ${at}::timestamptz)`
+
+    const appendLedger = (
+      invoice: Pick<Invoice.Invoice, "id" | "companyId" | "mode">,
+      movement: NewMovement,
+      at: Timestamp.Timestamp
+    ) =>
+      sql`
+        INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+        VALUES (${invoice.companyId}, ${invoice.id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
+                ${movement.amount}, ${movement.balance}, ${at}::timestamptz)
+        RETURNING id`.pipe(
+        Effect.map((rows): Invoice.Movement => ({ ...movement, id: int(rows[0]!.id), createdAt: at }))
+      )
+
     return InvoiceRepository.of({
       upsertClient: (contact) =>
         sql`
@@ -215,19 +246,10 @@ export const layer = Layer.effect(
               ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
             RETURNING id`
           const id = int(inserted[0]!.id) as Invoice.InvoiceId
-          for (const entry of timeline) {
-            yield* sql`
-              INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-              VALUES (${id}, ${entry.status}, ${entry.event}, ${invoice.createdAt}::timestamptz)`
-          }
+          for (const entry of timeline) yield* appendTimeline(id, entry, invoice.createdAt)
           const stored: Array<Invoice.Movement> = []
           for (const movement of movements) {
-            const rows = yield* sql`
-              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
-              VALUES (${invoice.companyId}, ${id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
-                      ${movement.amount}, ${movement.balance}, ${invoice.createdAt}::timestamptz)
-              RETURNING id`
-            stored.push({ ...movement, id: int(rows[0]!.id), createdAt: invoice.createdAt })
+            stored.push(yield* appendLedger({ ...invoice, id }, movement, invoice.createdAt))
           }
           return {
             ...invoice,
@@ -274,15 +296,8 @@ export const layer = Layer.effect(
             SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
                 paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount}
             WHERE id = ${invoice.id}`
-          yield* sql`
-            INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-            VALUES (${invoice.id}, ${transition.status}, ${transition.event}, ${transition.at}::timestamptz)`
-          for (const movement of transition.movements) {
-            yield* sql`
-              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
-              VALUES (${invoice.companyId}, ${invoice.id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
-                      ${movement.amount}, ${movement.balance}, ${transition.at}::timestamptz)`
-          }
+          yield* appendTimeline(invoice.id, transition, transition.at)
+          for (const movement of transition.movements) yield* appendLedger(invoice, movement, transition.at)
           if (transition.refund !== null) {
             yield* sql`
               INSERT INTO refunds (invoice_id, amount, reason, created_at)
