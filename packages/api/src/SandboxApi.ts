@@ -4,10 +4,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Forbidden, InvalidRequest, InvalidState, NotFound, Unavailable } from "./ApiError.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
+import { InvoiceReference } from "./InvoiceReference.js"
 
-export const InvoiceReferenceRequest = Schema.Struct({
-  id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64))
-})
+export const InvoiceReferenceRequest = Schema.Struct({ id: InvoiceReference })
 
 const helper = <const Name extends string>(name: Name, description: string) =>
   HttpApiEndpoint.post(name, `/sandbox/invoices/${name}`, {

@@ -105,7 +105,7 @@ export const layer = HttpApiBuilder.group(
         Effect.gen(function* () {
           const view = yield* lifecycle.refund(
             yield* Caller,
-            payload.id,
+            String(payload.id),
             payload.amount ?? null,
             payload.reason ?? null
           )

@@ -13,9 +13,9 @@ export const layer = HttpApiBuilder.group(
     const lifecycle = yield* InvoiceLifecycle
     const helper =
       (move: typeof lifecycle.pay) =>
-      ({ payload }: { readonly payload: { readonly id: string } }) =>
+      ({ payload }: { readonly payload: { readonly id: string | number } }) =>
         Effect.gen(function* () {
-          const view = yield* move(yield* Caller, payload.id)
+          const view = yield* move(yield* Caller, String(payload.id))
           return InvoiceTransaction.render(view.invoice, view.company, view.totals)
         }).pipe(Effect.mapError(toResponse))
     return handlers
