@@ -1,7 +1,7 @@
 // Handlers of the payer's side: the boleto PDF behind the invoice's checkout token.
 import { FaturaApi, NotFound } from "@fatura/api"
 import { Invoices } from "@fatura/application"
-import { Document } from "@fatura/domain"
+import { Company, Document, InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as BoletoPdf from "./BoletoPdf.js"
@@ -14,37 +14,64 @@ export const layer = HttpApiBuilder.group(
   "public",
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
-    return handlers.handle("boletoPdf", ({ params, query }) =>
-      Effect.gen(function* () {
-        const { invoice, company } = yield* invoices.findForPayer(params.secureId, query.token)
-        const boleto = invoice.boleto
-        if (boleto === null) return yield* new NotFound({ message: "this invoice has no bank slip" })
-        const address = invoice.payer.address
-        return yield* Effect.promise(() =>
-          BoletoPdf.render({
-            payee: { name: company.corporateReason, document: Document.formatCnpj(company.cnpj) },
-            payer: {
-              name: invoice.payer.name,
-              document: Document.format(invoice.payer.document),
-              address: [
-                [address.line, address.number, address.complement].filter((part) => part !== null).join(", "),
-                [address.city, address.state].filter((part) => part !== null).join("/"),
-                address.zip === null ? null : `CEP ${zip(address.zip)}`
-              ]
-                .filter((part) => part !== null && part !== "")
-                .join(" — ")
-            },
-            amount: invoice.amount,
-            dueDate: boleto.dueDate,
-            bankCode: boleto.bankCode,
-            ourNumber: boleto.ourNumber,
-            barcode: boleto.barcode,
-            digitableLine: boleto.digitableLine,
-            documentNumber: String(invoice.id),
-            issuedAt: invoice.createdAt.slice(0, 10)
-          })
+    return handlers
+      .handle("invoice", ({ params, query }) =>
+        invoices.findForPayer(params.secureId, query.token ?? "").pipe(
+          Effect.map(({ invoice, company }) => {
+            const rendered = InvoiceTransaction.render(invoice, company, Company.zeroTotals)
+            return {
+              secureId: invoice.secureId,
+              status: invoice.status,
+              amount: invoice.amount,
+              paymentMethod: invoice.method,
+              installments: invoice.installments,
+              createdAt: invoice.createdAt,
+              paidAt: invoice.paidAt,
+              items: rendered.items,
+              pix:
+                invoice.pix === null
+                  ? { qrCode: "" }
+                  : { qrCode: invoice.pix.qrCode, expiresAt: invoice.pix.expiresAt },
+              boleto: rendered.boleto,
+              enterprise: { fantasy_name: company.fantasyName },
+              customer: { name: invoice.payer.name },
+              refusedReason: invoice.refusedReason
+            }
+          }),
+          Effect.mapError(toResponse)
         )
-      }).pipe(Effect.mapError((failure) => (failure._tag === "NotFound" ? failure : toResponse(failure))))
-    )
+      )
+      .handle("boletoPdf", ({ params, query }) =>
+        Effect.gen(function* () {
+          const { invoice, company } = yield* invoices.findForPayer(params.secureId, query.token ?? "")
+          const boleto = invoice.boleto
+          if (boleto === null) return yield* new NotFound({ message: "this invoice has no bank slip" })
+          const address = invoice.payer.address
+          return yield* Effect.promise(() =>
+            BoletoPdf.render({
+              payee: { name: company.corporateReason, document: Document.formatCnpj(company.cnpj) },
+              payer: {
+                name: invoice.payer.name,
+                document: Document.format(invoice.payer.document),
+                address: [
+                  [address.line, address.number, address.complement].filter((part) => part !== null).join(", "),
+                  [address.city, address.state].filter((part) => part !== null).join("/"),
+                  address.zip === null ? null : `CEP ${zip(address.zip)}`
+                ]
+                  .filter((part) => part !== null && part !== "")
+                  .join(" — ")
+              },
+              amount: invoice.amount,
+              dueDate: boleto.dueDate,
+              bankCode: boleto.bankCode,
+              ourNumber: boleto.ourNumber,
+              barcode: boleto.barcode,
+              digitableLine: boleto.digitableLine,
+              documentNumber: String(invoice.id),
+              issuedAt: invoice.createdAt.slice(0, 10)
+            })
+          )
+        }).pipe(Effect.mapError((failure) => (failure._tag === "NotFound" ? failure : toResponse(failure))))
+      )
   })
 )
