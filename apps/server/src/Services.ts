@@ -3,6 +3,7 @@ import {
   AllowPrivatePostbacksInTest,
   ApiKeys,
   Authentication,
+  CardTokens,
   Companies,
   Expirations,
   InvoiceLifecycle,
@@ -32,7 +33,8 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     ApiKeys.layer,
     Invoices.layer,
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
-    Postbacks.layer
+    Postbacks.layer,
+    CardTokens.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(

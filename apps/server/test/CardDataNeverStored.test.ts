@@ -25,6 +25,8 @@ describe.each(testDatabases)("card data on $name", (database) => {
   beforeAll(async () => {
     app = await startApp(database)
     const { secretKey } = await app.registerCompany()
+    const publicToken: string = (await app.request("POST", "/api/v2/exchange-token", { key: secretKey })).body
+      .public_token
     for (const [index, card] of cards.entries()) {
       for (const idempotencyKey of [`card-${index}`, `card-${index}`, undefined]) {
         const headers: Record<string, string> =
@@ -37,6 +39,36 @@ describe.each(testDatabases)("card data on $name", (database) => {
         })
         expect(reply.status).toBe(201)
         responses.push(JSON.stringify(reply.body))
+      }
+      // The payer's side: tokenized with the public token, then paid with the token and with the fields.
+      const tokenized = await app.request("POST", "/api/v2/public/cards", {
+        key: publicToken,
+        body: {
+          number: card.number,
+          security_code: card.security_code,
+          first_name: "Ana",
+          last_name: "Lima",
+          month: "12",
+          year: "2031"
+        }
+      })
+      expect(tokenized.status).toBe(201)
+      responses.push(JSON.stringify(tokenized.body))
+      const threeDs = { eci: "05", cavv: "AAABBJg0VhI0VniQEjRWAAAAAAA=" }
+      for (const payment of [
+        { token: tokenized.body.token, ...threeDs },
+        { ...cardRequest({ ...card, ...threeDs }).card }
+      ]) {
+        const pending = (
+          await app.request("POST", "/api/v2/invoices", { key: secretKey, body: cardRequest({}, { card: undefined }) })
+        ).body
+        const paid = await app.request(
+          "POST",
+          `/api/v2/public/invoices/${pending.secureId}/pay?token=${pending.invoice.token_checkout}`,
+          { body: { card: payment } }
+        )
+        expect(paid.status).toBe(200)
+        responses.push(JSON.stringify(paid.body))
       }
       // Refused requests carry the card too: a bad expiry, and a wrong type elsewhere in the body.
       const expired = await app.request("POST", "/api/v2/invoices", {

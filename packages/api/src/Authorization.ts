@@ -14,6 +14,25 @@ export class Caller extends Context.Service<
   }
 >()("@fatura/api/Caller") {}
 
+/** The company behind a public token (`pk_…`): what the payer's browser may act for. */
+export class PublicCaller extends Context.Service<
+  PublicCaller,
+  {
+    readonly mode: Invoice.Mode
+    readonly company: Company.Company
+  }
+>()("@fatura/api/PublicCaller") {}
+
+/** The security of card tokenization (SPEC 4.7): the company's public token, never a secret key. */
+export class PublicTokenAuthorization extends HttpApiMiddleware.Service<
+  PublicTokenAuthorization,
+  { provides: PublicCaller; requires: never }
+>()("@fatura/api/PublicTokenAuthorization", {
+  requiredForClient: false,
+  security: { publicToken: HttpApiSecurity.bearer },
+  error: [Unauthorized, Forbidden, Unavailable]
+}) {}
+
 export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
   SecretKeyAuthorization,
   { provides: Caller; requires: never }

@@ -3,8 +3,8 @@ import { Context, Effect, Layer, Option } from "effect"
 import { CompanyRepository } from "./CompanyRepository.js"
 import type { StorageUnavailable } from "./Failures.js"
 import { CompanyBlocked, Unauthenticated } from "./Failures.js"
-import type { Principal } from "./Principal.js"
-import { secretKeyPattern, sha256Hex } from "./Secrets.js"
+import type { Principal, PublicPrincipal } from "./Principal.js"
+import { publicTokenPattern, secretKeyPattern, sha256Hex } from "./Secrets.js"
 
 export class Authentication extends Context.Service<
   Authentication,
@@ -12,6 +12,10 @@ export class Authentication extends Context.Service<
     readonly authenticate: (
       secretKey: string
     ) => Effect.Effect<Principal, Unauthenticated | CompanyBlocked | StorageUnavailable>
+    /** A public token (`pk_…`, SPEC 2): the company and mode it tokenizes cards for, and nothing more. */
+    readonly authenticatePublic: (
+      publicToken: string
+    ) => Effect.Effect<PublicPrincipal, Unauthenticated | CompanyBlocked | StorageUnavailable>
   }
 >()("@fatura/application/Authentication") {
   static readonly layer = Layer.effect(
@@ -30,7 +34,20 @@ export class Authentication extends Context.Service<
         if (company.blocks.system) return yield* new CompanyBlocked({ block: "system" })
         return { keyId: key.id, mode: key.mode, company } satisfies Principal
       })
-      return Authentication.of({ authenticate })
+      const authenticatePublic = Effect.fn("Authentication.authenticatePublic")(function* (publicToken: string) {
+        if (!publicTokenPattern.test(publicToken)) {
+          return yield* new Unauthenticated({ reason: "missing or malformed public token" })
+        }
+        const found = yield* companies.findKeyByHash(yield* sha256Hex(publicToken))
+        if (Option.isNone(found) || found.value.key.kind !== "public" || found.value.key.revokedAt !== null) {
+          return yield* new Unauthenticated({ reason: "unknown or revoked public token" })
+        }
+        const { key, company } = found.value
+        if (company.blocks.system) return yield* new CompanyBlocked({ block: "system" })
+        return { mode: key.mode, company } satisfies PublicPrincipal
+      })
+
+      return Authentication.of({ authenticate, authenticatePublic })
     })
   )
 }

@@ -14,18 +14,25 @@ export type RefusedReason = (typeof RefusedReasons)[number]
 
 export type ThreeDSecureOutcome = "authenticated" | "attempted" | "unauthenticated"
 
+export interface CardData {
+  readonly number: string
+  readonly holderName: string
+  readonly expirationMonth: number
+  readonly expirationYear: number
+  readonly securityCode: string
+  readonly brand: string
+}
+
+/** The card as sent by the payer, or as the acquirer keeps it behind a tokenization (SPEC 4.7). */
+export type CardSource =
+  | ({ readonly _tag: "Card" } & CardData)
+  | { readonly _tag: "Vaulted"; readonly reference: string; readonly brand: string }
+
 export interface CardChargeRequest {
   readonly mode: Invoice.Mode
   readonly amount: Cents.Cents
   readonly installments: number
-  readonly card: {
-    readonly number: string
-    readonly holderName: string
-    readonly expirationMonth: number
-    readonly expirationYear: number
-    readonly securityCode: string
-    readonly brand: string
-  }
+  readonly card: CardSource
   readonly threeDSecure: ThreeDSecureOutcome
 }
 
@@ -36,6 +43,14 @@ export type CardChargeResult =
 export class CardAcquirer extends Context.Service<
   CardAcquirer,
   {
+    /**
+     * Keeps the card in the acquirer's vault for a later charge, and hands back its reference: the number and
+     * the security code stay with the acquirer.
+     */
+    readonly tokenize: (
+      mode: Invoice.Mode,
+      card: CardData
+    ) => Effect.Effect<{ readonly reference: string }, AcquirerUnavailable>
     /** Authorizes and captures at once; a refusal is a result, not a failure. */
     readonly charge: (request: CardChargeRequest) => Effect.Effect<CardChargeResult, AcquirerUnavailable>
   }

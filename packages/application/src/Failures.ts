@@ -67,3 +67,8 @@ export class UnknownCursor extends Schema.TaggedError<UnknownCursor>()("UnknownC
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   deliveryId: Schema.Number
 }) {}
+
+/** A move the invoice's method or status does not allow (SPEC 7.1: 409 invalid_state). */
+export class MoveNotAllowed extends Schema.TaggedError<MoveNotAllowed>()("MoveNotAllowed", {
+  reason: Schema.String
+}) {}

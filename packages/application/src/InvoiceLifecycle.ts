@@ -12,13 +12,14 @@ import {
   Refund,
   type Timestamp
 } from "@fatura/domain"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
 import { CompanyRepository } from "./CompanyRepository.js"
 import {
   CompanyNotFound,
   InsufficientBalance,
   InvoiceNotFound,
+  MoveNotAllowed,
   SandboxOnly,
   type StorageUnavailable
 } from "./Failures.js"
@@ -27,11 +28,6 @@ import { type InvoiceView, parseReference } from "./Invoices.js"
 import type { Principal } from "./Principal.js"
 import { randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
-
-/** A move the invoice's method or status does not allow (SPEC 7.1: 409 invalid_state). */
-export class MoveNotAllowed extends Schema.TaggedError<MoveNotAllowed>()("MoveNotAllowed", {
-  reason: Schema.String
-}) {}
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
 

@@ -1,5 +1,14 @@
 // Port: invoices with their clients, timelines and events.
-import type { Cents, Company, Document, Invoice, InvoiceStatus, PaymentMethod, Timestamp } from "@fatura/domain"
+import type {
+  Cents,
+  Company,
+  Document,
+  FeePlan,
+  Invoice,
+  InvoiceStatus,
+  PaymentMethod,
+  Timestamp
+} from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
@@ -42,6 +51,18 @@ export interface Transition {
   readonly refundedAmount: Cents.Cents
   readonly movements: ReadonlyArray<NewMovement>
   readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
+}
+
+/** The charge of a pending card invoice paid from the payer's side: its outcome and what it fixes. */
+export interface CardSettlement {
+  readonly status: "paid" | "refused"
+  readonly refusedReason: string | null
+  readonly installments: number
+  readonly fee: FeePlan.FeeSplit
+  readonly card: Invoice.CardDetails
+  readonly cardAssociate: Invoice.CardAssociate
+  readonly at: Timestamp.Timestamp
+  readonly movements: ReadonlyArray<NewMovement>
 }
 
 export interface ListFilter {
@@ -112,6 +133,11 @@ export class InvoiceRepository extends Context.Service<
     readonly applyTransition: (
       invoice: Invoice.Invoice,
       transition: Transition
+    ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
+    /** Settles a locked pending card invoice with its charge; returns the invoice as it now is. */
+    readonly settleCardPayment: (
+      invoice: Invoice.Invoice,
+      settlement: CardSettlement
     ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
     /** Newest first; one more than `limit` tells whether there is a next page. */
     readonly list: (filter: ListFilter) => Effect.Effect<ReadonlyArray<Invoice.Invoice>, StorageUnavailable>

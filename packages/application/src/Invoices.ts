@@ -14,7 +14,8 @@ import {
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { BoletoIssuer } from "./BoletoIssuer.js"
-import { CardAcquirer, type CardChargeResult } from "./CardAcquirer.js"
+import { CardAcquirer, type CardChargeResult, type CardData } from "./CardAcquirer.js"
+import { CardTokenRepository } from "./CardTokenRepository.js"
 import * as Clock from "./Clock.js"
 import { CompanyRepository } from "./CompanyRepository.js"
 import {
@@ -24,6 +25,7 @@ import {
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
+  MoveNotAllowed,
   type StorageUnavailable,
   UnknownCursor
 } from "./Failures.js"
@@ -32,7 +34,7 @@ import { PixProvider } from "./PixProvider.js"
 import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
 import type { Principal } from "./Principal.js"
 import { PublicBaseUrl } from "./PublicBaseUrl.js"
-import { randomBase62, randomUrlToken, randomUuid } from "./Secrets.js"
+import { randomBase62, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 export interface ItemInput {
@@ -160,6 +162,20 @@ export class Invoices extends Context.Service<
       principal: Principal,
       query: ListQuery
     ) => Effect.Effect<InvoicePage, UnknownCursor | StorageUnavailable>
+    /** Pays a pending card invoice from the payer's side, with a card token or card fields (SPEC 4.7). */
+    readonly payForPayer: (
+      secureId: string,
+      checkoutToken: string,
+      card: CardInput
+    ) => Effect.Effect<
+      { readonly invoice: Invoice.Invoice; readonly company: Company.Company },
+      | InvoiceNotFound
+      | MoveNotAllowed
+      | Card.InstallmentTooSmall
+      | InvalidCardData
+      | AcquirerUnavailable
+      | StorageUnavailable
+    >
     /** The invoice a payer holds the checkout token of; any other token finds nothing. */
     readonly findForPayer: (
       secureId: string,
@@ -180,20 +196,25 @@ export class Invoices extends Context.Service<
       const boletos = yield* BoletoIssuer
       const acquirer = yield* CardAcquirer
       const targets = yield* PostbackTargets
+      const cardTokens = yield* CardTokenRepository
       // Settings are read once, when the service is built, from whatever configured it.
       const publicBaseUrl = yield* PublicBaseUrl
       const allowPrivatePostbacksInTest = yield* AllowPrivatePostbacksInTest
 
-      /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
-      const charge = Effect.fnUntraced(function* (
-        principal: Principal,
+      /** The card to charge: a token's vaulted card (used up here), or the card fields as sent. */
+      const cardSource = Effect.fnUntraced(function* (
+        payer: { readonly company: Company.Company; readonly mode: Invoice.Mode },
         card: CardInput,
-        amount: Cents.Cents,
-        installments: number,
-        today: string
+        today: string,
+        now: Timestamp.Timestamp
       ) {
         if (card.token !== null) {
-          return yield* new InvalidCardData({ field: "card.token", reason: "unknown or expired card token" })
+          const vaulted = yield* cardTokens.consume(payer.company.id, payer.mode, yield* sha256Hex(card.token), now)
+          if (Option.isNone(vaulted)) {
+            return yield* new InvalidCardData({ field: "card.token", reason: "unknown, used or expired card token" })
+          }
+          const { acquirerReference, ...shown } = vaulted.value
+          return { source: { _tag: "Vaulted", reference: acquirerReference, brand: shown.brand }, shown } as const
         }
         const missing = (["number", "firstName", "lastName", "month", "year", "securityCode"] as const).find(
           (name) => card[name] === null
@@ -212,36 +233,49 @@ export class Invoices extends Context.Service<
         const expiry = yield* cardField(
           Card.parseExpiry({ month: card.month ?? "", year: card.year ?? "" }, { year, month })
         )
-        const threeDSecure = Card.classifyThreeDSecure({ eci: card.eci, cavv: card.cavv })
-        const details: Invoice.CardDetails = {
-          brand,
-          ...Card.mask(number),
-          holderName: `${card.firstName} ${card.lastName}`.trim(),
+        const holderName = `${card.firstName} ${card.lastName}`.trim()
+        const data: CardData = {
+          number,
+          holderName,
           expirationMonth: expiry.month,
           expirationYear: expiry.year,
+          securityCode: card.securityCode ?? "",
+          brand
+        }
+        return {
+          source: { _tag: "Card", ...data },
+          shown: {
+            brand,
+            ...Card.mask(number),
+            holderName,
+            expirationMonth: expiry.month,
+            expirationYear: expiry.year
+          }
+        } as const
+      })
+
+      /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
+      const charge = Effect.fnUntraced(function* (
+        payer: { readonly company: Company.Company; readonly mode: Invoice.Mode },
+        card: CardInput,
+        amount: Cents.Cents,
+        installments: number,
+        now: Timestamp.Timestamp
+      ) {
+        const { source, shown } = yield* cardSource(payer, card, Clock.businessDate(now), now)
+        const threeDSecure = Card.classifyThreeDSecure({ eci: card.eci, cavv: card.cavv })
+        const details: Invoice.CardDetails = {
+          ...shown,
           threeDSecure:
             card.eci === null && card.cavv === null
               ? null
               : { eci: card.eci, version: card.version, authenticated: threeDSecure === "authenticated" }
         }
-        if (principal.company.isActive3ds && threeDSecure === "unauthenticated") {
+        if (payer.company.isActive3ds && threeDSecure === "unauthenticated") {
           const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
           return { _tag: "Charged", result, card: details } satisfies Outcome
         }
-        const result = yield* acquirer.charge({
-          mode: principal.mode,
-          amount,
-          installments,
-          card: {
-            number,
-            holderName: details.holderName,
-            expirationMonth: expiry.month,
-            expirationYear: expiry.year,
-            securityCode: card.securityCode ?? "",
-            brand
-          },
-          threeDSecure
-        })
+        const result = yield* acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
         return { _tag: "Charged", result, card: details } satisfies Outcome
       })
 
@@ -307,7 +341,7 @@ export class Invoices extends Context.Service<
             break
           }
           case "credit_card": {
-            if (input.card !== null) outcome = yield* charge(principal, input.card, amount, installments, today)
+            if (input.card !== null) outcome = yield* charge(principal, input.card, amount, installments, now)
             break
           }
         }
@@ -462,7 +496,70 @@ export class Invoices extends Context.Service<
         } satisfies InvoicePage
       })
 
-      return Invoices.of({ create, find, list, findForPayer })
+      const payForPayer = Effect.fn("Invoices.payForPayer")(function* (
+        secureId: string,
+        checkoutToken: string,
+        card: CardInput
+      ) {
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const found = yield* findForPayer(secureId, checkoutToken)
+            const company = found.company
+            yield* invoices.lockCompanyLedger(company.id)
+            const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
+            if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
+            const invoice = locked.value
+            if (invoice.method !== "credit_card" || invoice.status !== "pending") {
+              return yield* new MoveNotAllowed({ reason: "only a pending credit_card invoice is paid here" })
+            }
+            const installments = yield* Effect.fromResult(
+              Card.checkInstallments(invoice.amount, card.installment ?? 1)
+            ).pipe(
+              Effect.catchTag("InvalidInstallments", () =>
+                Effect.fail(new InvalidCardData({ field: "card.installment", reason: "must be from 1 to 12" }))
+              )
+            )
+            const now = yield* Clock.now
+            const outcome = yield* charge({ company, mode: invoice.mode }, card, invoice.amount, installments, now)
+            const approved = outcome.result._tag === "Approved"
+            const fee = FeePlan.split(company.feePlan, "credit_card", installments, invoice.amount)
+            const cardAssociate = yield* invoices.associateCard({
+              companyId: company.id,
+              clientId: invoice.client.id,
+              brand: outcome.card.brand,
+              firstDigits: outcome.card.firstDigits,
+              lastDigits: outcome.card.lastDigits,
+              expirationMonth: outcome.card.expirationMonth,
+              expirationYear: outcome.card.expirationYear,
+              now
+            })
+            const settled = yield* invoices.settleCardPayment(invoice, {
+              status: approved ? "paid" : "refused",
+              refusedReason: outcome.result._tag === "Refused" ? outcome.result.reason : null,
+              installments,
+              fee,
+              card: outcome.card,
+              cardAssociate,
+              at: now,
+              movements: approved ? Ledger.onPaid("credit_card", invoice.amount, fee.estimatedFee as Cents.Cents) : []
+            })
+            const totals = yield* companies.totals(company.id, settled.mode, now)
+            yield* invoices.recordEvent({
+              id: `evt_${randomUuid()}`,
+              postbackUrl: settled.postbackUrl,
+              companyId: company.id,
+              invoiceId: settled.id,
+              type: InvoiceStatus.eventType(settled.status),
+              livemode: settled.mode === "live",
+              data: InvoiceTransaction.render(settled, company, totals),
+              createdAt: now
+            })
+            return { invoice: settled, company }
+          })
+        )
+      })
+
+      return Invoices.of({ create, find, list, findForPayer, payForPayer })
     })
   )
 }

@@ -6,3 +6,9 @@ export interface Principal {
   readonly mode: Invoice.Mode
   readonly company: Company.Company
 }
+
+/** Who is calling with a public token: a company's checkout, in one mode. */
+export interface PublicPrincipal {
+  readonly mode: Invoice.Mode
+  readonly company: Company.Company
+}

@@ -5,6 +5,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as CompanyHttp from "./CompanyHttp.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
 import * as PublicHttp from "./PublicHttp.js"
+import * as PublicTokenAuthorizationLive from "./PublicTokenAuthorizationLive.js"
 import * as ResponseEnvelope from "./ResponseEnvelope.js"
 import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
@@ -21,7 +22,7 @@ export const routes = Layer.mergeAll(
       SystemHttp.layer,
       WebhooksHttp.layer
     ]),
-    Layer.provide(SecretKeyAuthorizationLive.layer)
+    Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
   ),
   HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
   ResponseEnvelope.layer

@@ -1,6 +1,6 @@
 // Handlers of the Invoices group: wire request → use case → Invoice transaction.
 import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
-import { type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
+import { type CardInput, type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
 import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -14,6 +14,21 @@ const toTimestamp = (iso: string) => {
   const extraMicros = BigInt(fraction.padEnd(6, "0").slice(3, 6))
   return Timestamp.fromEpochMicros(BigInt(Date.parse(iso)) * 1000n + extraMicros)
 }
+
+/** The card of a request, in the use case's words. */
+export const toCardInput = (card: CreateInvoiceRequest["card"] & {}): CardInput => ({
+  token: card.token ?? null,
+  installment: card.installment ?? null,
+  number: card.number ?? null,
+  firstName: card.first_name ?? null,
+  lastName: card.last_name ?? null,
+  month: card.month ?? null,
+  year: card.year ?? null,
+  securityCode: card.security_code ?? null,
+  cavv: card.cavv ?? null,
+  eci: card.eci ?? null,
+  version: card.version ?? null
+})
 
 /** The contract already checked every format; this only reshapes the request into the use case's words. */
 export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput => {
@@ -49,22 +64,7 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
     metadata: request.metadata ?? null,
     expiresIn: request.expires_in ?? null,
     dueDate: request.due_date ?? null,
-    card:
-      request.card === undefined
-        ? null
-        : {
-            token: request.card.token ?? null,
-            installment: request.card.installment ?? null,
-            number: request.card.number ?? null,
-            firstName: request.card.first_name ?? null,
-            lastName: request.card.last_name ?? null,
-            month: request.card.month ?? null,
-            year: request.card.year ?? null,
-            securityCode: request.card.security_code ?? null,
-            cavv: request.card.cavv ?? null,
-            eci: request.card.eci ?? null,
-            version: request.card.version ?? null
-          }
+    card: request.card === undefined ? null : toCardInput(request.card)
   }
 }
 

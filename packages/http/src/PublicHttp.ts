@@ -1,11 +1,32 @@
 // Handlers of the payer's side: the boleto PDF behind the invoice's checkout token.
-import { FaturaApi, NotFound } from "@fatura/api"
-import { Invoices } from "@fatura/application"
-import { Company, Document, InvoiceTransaction } from "@fatura/domain"
+import { FaturaApi, NotFound, PublicCaller } from "@fatura/api"
+import { CardTokens, Invoices } from "@fatura/application"
+import { Company, Document, type Invoice, InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as BoletoPdf from "./BoletoPdf.js"
 import { toResponse } from "./FailureResponses.js"
+import { toCardInput } from "./InvoicesHttp.js"
+
+/** An invoice as its payer sees it (SPEC 5.5). */
+const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => {
+  const rendered = InvoiceTransaction.render(invoice, company, Company.zeroTotals)
+  return {
+    secureId: invoice.secureId,
+    status: invoice.status,
+    amount: invoice.amount,
+    paymentMethod: invoice.method,
+    installments: invoice.installments,
+    createdAt: invoice.createdAt,
+    paidAt: invoice.paidAt,
+    items: rendered.items,
+    pix: invoice.pix === null ? { qrCode: "" } : { qrCode: invoice.pix.qrCode, expiresAt: invoice.pix.expiresAt },
+    boleto: rendered.boleto,
+    enterprise: { fantasy_name: company.fantasyName },
+    customer: { name: invoice.payer.name },
+    refusedReason: invoice.refusedReason
+  }
+}
 
 const zip = (digits: string) => (digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits)
 
@@ -14,30 +35,37 @@ export const layer = HttpApiBuilder.group(
   "public",
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
+    const cardTokens = yield* CardTokens
     return handlers
       .handle("invoice", ({ params, query }) =>
         invoices.findForPayer(params.secureId, query.token ?? "").pipe(
-          Effect.map(({ invoice, company }) => {
-            const rendered = InvoiceTransaction.render(invoice, company, Company.zeroTotals)
-            return {
-              secureId: invoice.secureId,
-              status: invoice.status,
-              amount: invoice.amount,
-              paymentMethod: invoice.method,
-              installments: invoice.installments,
-              createdAt: invoice.createdAt,
-              paidAt: invoice.paidAt,
-              items: rendered.items,
-              pix:
-                invoice.pix === null
-                  ? { qrCode: "" }
-                  : { qrCode: invoice.pix.qrCode, expiresAt: invoice.pix.expiresAt },
-              boleto: rendered.boleto,
-              enterprise: { fantasy_name: company.fantasyName },
-              customer: { name: invoice.payer.name },
-              refusedReason: invoice.refusedReason
-            }
-          }),
+          Effect.map(({ invoice, company }) => toPublicInvoice(invoice, company)),
+          Effect.mapError(toResponse)
+        )
+      )
+      .handle("tokenizeCard", ({ payload }) =>
+        Effect.gen(function* () {
+          const issued = yield* cardTokens.tokenize(yield* PublicCaller, {
+            number: payload.number,
+            firstName: payload.first_name,
+            lastName: payload.last_name,
+            month: payload.month,
+            year: payload.year,
+            securityCode: payload.security_code
+          })
+          return {
+            token: issued.token,
+            brand: issued.brand,
+            first_digits: issued.firstDigits,
+            last_digits: issued.lastDigits,
+            expiration_month: issued.expirationMonth,
+            expiration_year: issued.expirationYear
+          }
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("pay", ({ params, query, payload }) =>
+        invoices.payForPayer(params.secureId, query.token ?? "", toCardInput(payload.card)).pipe(
+          Effect.map(({ invoice, company }) => toPublicInvoice(invoice, company)),
           Effect.mapError(toResponse)
         )
       )

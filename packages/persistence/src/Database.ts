@@ -8,6 +8,7 @@ import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
 import * as EmbeddedLock from "./EmbeddedLock.js"
 import * as Migrations from "./Migrations.js"
+import * as SqlCardTokenRepository from "./SqlCardTokenRepository.js"
 import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
@@ -42,6 +43,7 @@ export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient
 )
 
 export const repositories = Layer.mergeAll(
+  SqlCardTokenRepository.layer,
   SqlCompanyRepository.layer,
   SqlIdempotencyStore.layer,
   SqlInvoiceRepository.layer,

@@ -253,6 +253,25 @@ const migrations = {
         succeeded boolean NOT NULL
       )`
     yield* sql`CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id)`
+  }),
+  "0005_card_tokens": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`
+      CREATE TABLE card_tokens (
+        token_hash text PRIMARY KEY,
+        company_id bigint NOT NULL REFERENCES companies (id),
+        mode text NOT NULL CHECK (mode IN ('test', 'live')),
+        brand text NOT NULL,
+        first_digits text NOT NULL CHECK (first_digits ~ '^[0-9]{6}$'),
+        last_digits text NOT NULL CHECK (last_digits ~ '^[0-9]{4}$'),
+        holder_name text NOT NULL,
+        expiration_month integer NOT NULL,
+        expiration_year integer NOT NULL,
+        acquirer_reference text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      )`
   })
 }
 

@@ -308,6 +308,25 @@ export const layer = Layer.effect(
           return Option.getOrThrow(moved)
         }).pipe(storage),
 
+      settleCardPayment: (invoice, settlement) =>
+        Effect.gen(function* () {
+          yield* sql`
+            UPDATE invoices
+            SET status = ${settlement.status}, refused_reason = ${settlement.refusedReason},
+                paid_at = ${settlement.status === "paid" ? settlement.at : null}::timestamptz,
+                installments = ${settlement.installments}, fee = ${JSON.stringify(settlement.fee)}::jsonb,
+                card = ${JSON.stringify(settlement.card)}::jsonb, card_reference_id = ${settlement.cardAssociate.id},
+                updated_at = ${settlement.at}::timestamptz
+            WHERE id = ${invoice.id}`
+          yield* appendTimeline(
+            invoice.id,
+            { status: settlement.status, event: `invoice.${settlement.status}` },
+            settlement.at
+          )
+          for (const movement of settlement.movements) yield* appendLedger(invoice, movement, settlement.at)
+          return Option.getOrThrow(yield* findById(invoice.id))
+        }).pipe(storage),
+
       list: (filter) => {
         const conditions = [
           sql`i.company_id = ${filter.companyId}`,

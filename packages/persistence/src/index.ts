@@ -1,6 +1,7 @@
 export * as Database from "./Database.js"
 export * as EmbeddedLock from "./EmbeddedLock.js"
 export * as Migrations from "./Migrations.js"
+export * as SqlCardTokenRepository from "./SqlCardTokenRepository.js"
 export * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 export * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 export * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"

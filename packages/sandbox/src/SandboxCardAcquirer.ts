@@ -1,6 +1,14 @@
 // The sandbox card acquirer: answers by card number as SPEC 6.3 lists, and has no live mode — live card
-// payments need a real acquirer adapter, so they are refused as unavailable.
-import { AcquirerUnavailable, CardAcquirer, type CardChargeResult, type RefusedReason } from "@fatura/application"
+// payments need a real acquirer adapter, so they are refused as unavailable. Its "vault" keeps no number:
+// a reference names only how the sandbox will answer for that card.
+import {
+  AcquirerUnavailable,
+  CardAcquirer,
+  type CardChargeResult,
+  type CardData,
+  type RefusedReason
+} from "@fatura/application"
+import type { Invoice } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 
 const refusals: ReadonlyMap<string, RefusedReason> = new Map([
@@ -13,20 +21,38 @@ const refusals: ReadonlyMap<string, RefusedReason> = new Map([
 /** Refused unless the payment was authenticated or at least attempted with 3-D Secure. */
 const requiresAuthentication = "4000002760003184"
 
+type Behaviour = RefusedReason | "approve" | "requires_3ds"
+
+const behaviourOf = (number: string): Behaviour =>
+  refusals.get(number) ?? (number === requiresAuthentication ? "requires_3ds" : "approve")
+
+const referencePrefix = "sandbox:"
+
+const unavailable = (mode: Invoice.Mode): Effect.Effect<void, AcquirerUnavailable> =>
+  mode === "live"
+    ? Effect.fail(new AcquirerUnavailable({ message: "no acquirer is configured for live card payments" }))
+    : Effect.void
+
 export const layer = Layer.succeed(
   CardAcquirer,
   CardAcquirer.of({
+    tokenize: (mode, card: CardData) =>
+      unavailable(mode).pipe(Effect.as({ reference: `${referencePrefix}${behaviourOf(card.number)}` })),
     charge: (request) =>
-      Effect.suspend((): Effect.Effect<CardChargeResult, AcquirerUnavailable> => {
-        if (request.mode === "live") {
-          return Effect.fail(new AcquirerUnavailable({ message: "no acquirer is configured for live card payments" }))
-        }
-        const refusal = refusals.get(request.card.number)
-        if (refusal !== undefined) return Effect.succeed({ _tag: "Refused", reason: refusal })
-        if (request.card.number === requiresAuthentication && request.threeDSecure === "unauthenticated") {
-          return Effect.succeed({ _tag: "Refused", reason: "authentication_required" })
-        }
-        return Effect.succeed({ _tag: "Approved" })
-      })
+      unavailable(request.mode).pipe(
+        Effect.map((): CardChargeResult => {
+          const behaviour =
+            request.card._tag === "Card"
+              ? behaviourOf(request.card.number)
+              : (request.card.reference.slice(referencePrefix.length) as Behaviour)
+          if (behaviour === "approve") return { _tag: "Approved" }
+          if (behaviour === "requires_3ds") {
+            return request.threeDSecure === "unauthenticated"
+              ? { _tag: "Refused", reason: "authentication_required" }
+              : { _tag: "Approved" }
+          }
+          return { _tag: "Refused", reason: behaviour }
+        })
+      )
   })
 )
