@@ -57,7 +57,7 @@ describe.each(testDatabases)("card data on $name", (database) => {
       const threeDs = { eci: "05", cavv: "AAABBJg0VhI0VniQEjRWAAAAAAA=" }
       for (const payment of [
         { token: tokenized.body.token, ...threeDs },
-        { ...cardRequest({ ...card, ...threeDs }).card }
+        { ...(cardRequest({ ...card, ...threeDs }) as { card: Record<string, unknown> }).card }
       ]) {
         const pending = (
           await app.request("POST", "/api/v2/invoices", { key: secretKey, body: cardRequest({}, { card: undefined }) })
