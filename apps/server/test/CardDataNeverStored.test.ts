@@ -57,7 +57,15 @@ describe.each(testDatabases)("card data on $name", (database) => {
       const threeDs = { eci: "05", cavv: "AAABBJg0VhI0VniQEjRWAAAAAAA=" }
       for (const payment of [
         { token: tokenized.body.token, ...threeDs },
-        { ...(cardRequest({ ...card, ...threeDs }) as { card: Record<string, unknown> }).card }
+        {
+          number: card.number,
+          security_code: card.security_code,
+          first_name: "Ana",
+          last_name: "Lima",
+          month: "12",
+          year: "2031",
+          ...threeDs
+        }
       ]) {
         const pending = (
           await app.request("POST", "/api/v2/invoices", { key: secretKey, body: cardRequest({}, { card: undefined }) })
