@@ -5,6 +5,7 @@ import type { ErrorIssue } from "@fatura/api"
 import { Cause, Clock, Effect, Option, type Schema, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import * as ClientRateLimit from "./ClientRateLimit.js"
 import * as Idempotency from "./Idempotency.js"
 
 const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/
@@ -80,22 +81,41 @@ const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
 /** The path without its query string: queries may carry tokens, which never reach a log. */
 const routeOf = (url: string) => url.split("?")[0] ?? url
 
+/** The payer's side is open to anyone: it is limited per client address. */
+const isPublic = (url: string) => url.startsWith("/api/v2/public/") || url.startsWith("/checkout/")
+
+const tooMany = (retryAfterSeconds: number) =>
+  HttpServerResponse.setHeader(
+    errorBody(429, { code: "rate_limited", message: "too many requests from this address; try again later" }),
+    "retry-after",
+    String(retryAfterSeconds)
+  )
+
 export const layer = HttpRouter.middleware(
-  Effect.map(
-    Idempotency.make,
-    (idempotent) => (httpEffect) =>
+  Effect.map(Idempotency.make, (idempotent) => {
+    const limitPublic = ClientRateLimit.make(ClientRateLimit.publicLimit)
+    return (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
         const started = yield* Clock.currentTimeMillis
-        const handled = hasNonJsonBody(request)
-          ? Effect.succeed(
-              errorBody(415, {
-                code: "unsupported_media_type",
-                message: "send the body as Content-Type: application/json"
-              })
+        const limit = isPublic(request.url)
+          ? limitPublic(
+              Option.getOrElse(request.remoteAddress, () => "unknown"),
+              started
             )
-          : idempotent(httpEffect)
+          : undefined
+        const handled =
+          limit !== undefined && !limit.allowed
+            ? Effect.succeed(tooMany(limit.retryAfterSeconds))
+            : hasNonJsonBody(request)
+              ? Effect.succeed(
+                  errorBody(415, {
+                    code: "unsupported_media_type",
+                    message: "send the body as Content-Type: application/json"
+                  })
+                )
+              : idempotent(httpEffect)
         const response = yield* handled.pipe(
           Effect.catchCause((cause) =>
             Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
@@ -115,6 +135,6 @@ export const layer = HttpRouter.middleware(
         const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
         return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId
       })
-  ),
+  }),
   { global: true }
 )

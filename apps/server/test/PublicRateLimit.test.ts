@@ -1,0 +1,29 @@
+// SPEC 4.7 and 10: the public endpoints are rate-limited per client address; the protected ones are not.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+describe.each(testDatabases)("public rate limits on $name", (database) => {
+  let app: TestApp
+
+  beforeAll(async () => {
+    app = await startApp(database)
+  })
+  afterAll(() => app.stop())
+
+  it("answers 429 with Retry-After once an address has spent its burst", async () => {
+    const { secretKey } = await app.registerCompany()
+    const invoice = (await app.request("POST", "/api/v2/invoices", { key: secretKey, body: pixRequest() })).body
+    const path = `/api/v2/public/invoices/${invoice.secureId}?token=${invoice.invoice.token_checkout}`
+    const replies = await Promise.all(Array.from({ length: 90 }, () => app.request("GET", path)))
+    const limited = replies.filter((reply) => reply.status === 429)
+    expect(replies.filter((reply) => reply.status === 200).length).toBeGreaterThanOrEqual(60)
+    expect(limited.length).toBeGreaterThan(0)
+    for (const reply of limited) {
+      expect(reply.body.code).toBe("rate_limited")
+      expect(Number(reply.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    }
+    const protectedReply = await app.request("GET", `/api/v2/invoices?id=${invoice.secureId}`, { key: secretKey })
+    expect(protectedReply.status).toBe(200)
+  })
+})
