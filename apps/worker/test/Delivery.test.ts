@@ -8,18 +8,9 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { onAdmin, servers } from "./support/FreshDatabase.js"
 
 const main = new URL("../dist/main.js", import.meta.url).pathname
-
-// With TEST_DATABASE_URL (CI sets it), against a database of its own, dropped afterwards.
-const adminUrl = process.env.TEST_DATABASE_URL
-const servers = adminUrl === undefined || adminUrl === "" ? [] : [adminUrl]
-
-const onAdmin = (url: string, statement: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.unsafe(statement)
-  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.runPromise)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -5,6 +5,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { onAdmin, servers } from "./support/FreshDatabase.js"
 
 const main = new URL("../dist/main.js", import.meta.url).pathname
 const run = promisify(execFile)
@@ -19,16 +20,6 @@ describe("fatura-worker", () => {
     expect(`${failure?.stdout}${failure?.stderr}`).toContain("needs DATABASE_URL")
   })
 })
-
-// With TEST_DATABASE_URL (CI sets it), against a database of its own, dropped afterwards.
-const adminUrl = process.env.TEST_DATABASE_URL
-const servers = adminUrl === undefined || adminUrl === "" ? [] : [adminUrl]
-
-const onAdmin = (url: string, statement: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.unsafe(statement)
-  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.runPromise)
 
 describe.each(servers)("fatura-worker on Postgres", (admin) => {
   const database = `fatura_worker_${Date.now().toString(36)}`

@@ -142,6 +142,14 @@ type Outcome =
   | { readonly _tag: "Pending" }
   | { readonly _tag: "Charged"; readonly result: CardChargeResult; readonly card: Invoice.CardDetails }
 
+/** The installments asked for (one when none), in the contract's words when out of range. */
+const checkInstallments = (amount: Cents.Cents, requested: number | null) =>
+  Effect.fromResult(Card.checkInstallments(amount, requested ?? 1)).pipe(
+    Effect.catchTag("InvalidInstallments", () =>
+      Effect.fail(new InvalidCardData({ field: "card.installment", reason: "must be from 1 to 12" }))
+    )
+  )
+
 const cardField = <A>(result: Result.Result<A, Card.InvalidCard>) =>
   Result.isSuccess(result)
     ? Effect.succeed(result.success)
@@ -305,13 +313,7 @@ export class Invoices extends Context.Service<
         const secureId = randomUuid()
         const tokenCheckout = randomUrlToken()
         const installments =
-          input.method === "credit_card"
-            ? yield* Effect.fromResult(Card.checkInstallments(amount, input.card?.installment ?? 1)).pipe(
-                Effect.catchTag("InvalidInstallments", () =>
-                  Effect.fail(new InvalidCardData({ field: "card.installment", reason: "must be from 1 to 12" }))
-                )
-              )
-            : 1
+          input.method === "credit_card" ? yield* checkInstallments(amount, input.card?.installment ?? null) : 1
 
         let pixCharge: Invoice.PixCharge | null = null
         let boleto: Invoice.BoletoSlip | null = null
@@ -512,13 +514,7 @@ export class Invoices extends Context.Service<
             if (invoice.method !== "credit_card" || invoice.status !== "pending") {
               return yield* new MoveNotAllowed({ reason: "only a pending credit_card invoice is paid here" })
             }
-            const installments = yield* Effect.fromResult(
-              Card.checkInstallments(invoice.amount, card.installment ?? 1)
-            ).pipe(
-              Effect.catchTag("InvalidInstallments", () =>
-                Effect.fail(new InvalidCardData({ field: "card.installment", reason: "must be from 1 to 12" }))
-              )
-            )
+            const installments = yield* checkInstallments(invoice.amount, card.installment)
             const now = yield* Clock.now
             const outcome = yield* charge({ company, mode: invoice.mode }, card, invoice.amount, installments, now)
             const approved = outcome.result._tag === "Approved"

@@ -15,15 +15,6 @@ export type BlockKind = typeof BlockKind.Type
 
 export type Blocks = { readonly [K in BlockKind]: boolean }
 
-export const noBlocks: Blocks = {
-  system: false,
-  processing: false,
-  pix: false,
-  card: false,
-  bank_slip: false,
-  sake: false
-}
-
 export interface Company {
   readonly id: CompanyId
   /** Digits, or the 2026 alphanumeric form, without formatting. */

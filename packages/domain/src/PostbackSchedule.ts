@@ -3,8 +3,6 @@
 
 export const delaysSeconds: ReadonlyArray<number> = [60, 300, 1_800, 7_200, 21_600, 43_200, 86_400, 86_400]
 
-export const maximumAttempts = delaysSeconds.length + 1
-
 export const jitterFraction = 0.1
 
 /**
