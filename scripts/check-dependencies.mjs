@@ -18,7 +18,16 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
-  "packages/http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api", "bwip-js", "pdf-lib"],
+  "packages/http": [
+    "effect",
+    "node:",
+    "@fatura/domain",
+    "@fatura/application",
+    "@fatura/api",
+    "bwip-js",
+    "pdf-lib",
+    "qrcode"
+  ],
   "apps/server": null,
   "apps/worker": [
     "effect",

@@ -1,8 +1,21 @@
-// Prints the plain total of a vitest JSON report as "N passed, N failed" (what CI reads as its last line).
-import { readFileSync } from "node:fs"
+// Prints the plain total of vitest JSON reports as "N passed, N failed" (what CI reads as its last line).
+// A report that is missing counts as one failure: its run never got as far as writing it.
+import { existsSync, readFileSync } from "node:fs"
 
-const report = JSON.parse(readFileSync(process.argv[2], "utf8"))
-// A file that fails to load has no failed test but is a failed suite: count it too.
-const failed = Math.max(report.numFailedTests, report.numFailedTestSuites) + (report.numRuntimeErrors ?? 0)
-const skipped = report.numPendingTests + report.numTodoTests
-console.log(`${report.numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`)
+let passed = 0
+let failed = 0
+let skipped = 0
+for (const path of process.argv.slice(2)) {
+  if (!existsSync(path)) {
+    console.log(`${path}: the test run produced no report`)
+    failed += 1
+    continue
+  }
+  const report = JSON.parse(readFileSync(path, "utf8"))
+  passed += report.numPassedTests
+  // A file that fails to load has no failed test but is a failed suite: count it too.
+  failed += Math.max(report.numFailedTests, report.numFailedTestSuites) + (report.numRuntimeErrors ?? 0)
+  skipped += report.numPendingTests + report.numTodoTests
+}
+console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`)
+process.exitCode = failed > 0 ? 1 : 0

@@ -5,7 +5,7 @@ import * as Clock from "./Clock.js"
 import { CompanyRepository } from "./CompanyRepository.js"
 import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
 import type { Principal } from "./Principal.js"
-import { keyPrefix, newPublicToken, newSecretKey, newWebhookSecret, sha256Hex } from "./Secrets.js"
+import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 export interface CompanyInfo {
@@ -113,19 +113,9 @@ export class Companies extends Context.Service<
 
       const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
         const now = yield* Clock.now
-        const token = newPublicToken(principal.mode)
         const activation = yield* companies.activate3ds(
           principal.company.id,
-          principal.mode,
-          {
-            companyId: principal.company.id,
-            kind: "public",
-            mode: principal.mode,
-            prefix: keyPrefix(token),
-            hash: yield* sha256Hex(token),
-            publicToken: token,
-            now
-          },
+          yield* publicTokenCandidate(principal.company.id, principal.mode, now),
           now
         )
         return {

@@ -68,10 +68,11 @@ export class CompanyRepository extends Context.Service<
      */
     readonly activate3ds: (
       id: Company.CompanyId,
-      mode: Invoice.Mode,
       candidate: NewApiKey,
       now: Timestamp.Timestamp
     ) => Effect.Effect<ThreeDsActivation, StorageUnavailable>
+    /** The company's public token for `candidate.mode`, inserting `candidate` when it has none. */
+    readonly publicToken: (candidate: NewApiKey) => Effect.Effect<string, StorageUnavailable>
     readonly insertKey: (key: NewApiKey) => Effect.Effect<ApiKeyRecord, StorageUnavailable>
     /** The key with this hash and its company, when the key exists. */
     readonly findKeyByHash: (

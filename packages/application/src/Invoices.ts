@@ -34,7 +34,7 @@ import { PixProvider } from "./PixProvider.js"
 import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
 import type { Principal } from "./Principal.js"
 import { PublicBaseUrl } from "./PublicBaseUrl.js"
-import { randomBase62, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
+import { publicTokenCandidate, randomBase62, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 export interface ItemInput {
@@ -192,6 +192,14 @@ export class Invoices extends Context.Service<
       { readonly invoice: Invoice.Invoice; readonly company: Company.Company },
       InvoiceNotFound | StorageUnavailable
     >
+    /** What the hosted checkout page shows (SPEC 11.3): the invoice, its company and the company's public token. */
+    readonly checkout: (
+      secureId: string,
+      token: string
+    ) => Effect.Effect<
+      { readonly invoice: Invoice.Invoice; readonly company: Company.Company; readonly publicToken: string },
+      InvoiceNotFound | StorageUnavailable
+    >
   }
 >()("@fatura/application/Invoices") {
   static readonly layer = Layer.effect(
@@ -298,7 +306,15 @@ export class Invoices extends Context.Service<
         }
         const items: ReadonlyArray<Invoice.InvoiceItem> =
           input.items === null
-            ? [{ title: "Invoice", description: null, quantity: 1, unitPrice: amount, tangible: input.tangible }]
+            ? [
+                {
+                  title: Invoice.defaultItemTitle,
+                  description: null,
+                  quantity: 1,
+                  unitPrice: amount,
+                  tangible: input.tangible
+                }
+              ]
             : input.items.map((item) => ({
                 title: item.name,
                 description: item.description,
@@ -468,6 +484,12 @@ export class Invoices extends Context.Service<
         return { invoice: found.value, company: company.value }
       })
 
+      const checkout = Effect.fn("Invoices.checkout")(function* (secureId: string, token: string) {
+        const found = yield* findForPayer(secureId, token)
+        const candidate = yield* publicTokenCandidate(found.company.id, found.invoice.mode, yield* Clock.now)
+        return { ...found, publicToken: yield* companies.publicToken(candidate) }
+      })
+
       const list = Effect.fn("Invoices.list")(function* (principal: Principal, query: ListQuery) {
         let beforeId: Invoice.InvoiceId | null = null
         if (query.startingAfter !== null) {
@@ -555,7 +577,7 @@ export class Invoices extends Context.Service<
         )
       })
 
-      return Invoices.of({ create, find, list, findForPayer, payForPayer })
+      return Invoices.of({ create, find, list, findForPayer, payForPayer, checkout })
     })
   )
 }

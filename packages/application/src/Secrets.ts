@@ -1,7 +1,8 @@
 // Random identifiers and tokens, and the one-way hash under which secret keys are stored.
 
-import type { Invoice } from "@fatura/domain"
+import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
+import type { NewApiKey } from "./CompanyRepository.js"
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -37,3 +38,21 @@ export const newWebhookSecret = (): string => `whsec_${randomBase62(32)}`
 
 /** What identifies a key in listings and revocation without revealing it: its mode prefix and 8 characters. */
 export const keyPrefix = (key: string): string => key.slice(0, key.indexOf("_", 3) + 9)
+
+/** A fresh public token to store when the company has none for `mode` yet; the clear token is kept (SPEC 2). */
+export const publicTokenCandidate = (
+  companyId: Company.CompanyId,
+  mode: Invoice.Mode,
+  now: Timestamp.Timestamp
+): Effect.Effect<NewApiKey> => {
+  const token = newPublicToken(mode)
+  return Effect.map(sha256Hex(token), (hash) => ({
+    companyId,
+    kind: "public",
+    mode,
+    prefix: keyPrefix(token),
+    hash,
+    publicToken: token,
+    now
+  }))
+}

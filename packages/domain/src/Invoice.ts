@@ -27,6 +27,9 @@ export type Mode = typeof Mode.Type
 export const minimumAmount = 100
 export const maximumAmount = 100_000_000
 
+/** The one item an invoice created without `items` gets, for its whole amount (SPEC 5.1). */
+export const defaultItemTitle = "Invoice"
+
 export interface InvoiceItem {
   readonly title: string
   readonly description: string | null

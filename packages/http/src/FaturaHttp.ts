@@ -1,7 +1,9 @@
-// The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the envelope.
+// The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the hosted checkout
+// page, the envelope.
 import { FaturaApi } from "@fatura/api"
 import { Layer } from "effect"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as CompanyHttp from "./CompanyHttp.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
 import * as PublicHttp from "./PublicHttp.js"
@@ -25,5 +27,6 @@ export const routes = Layer.mergeAll(
     Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
   ),
   HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
+  CheckoutHttp.layer,
   ResponseEnvelope.layer
 )

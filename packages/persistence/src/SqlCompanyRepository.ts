@@ -94,6 +94,22 @@ export const layer = Layer.effect(
         storage
       )
 
+    // The one live public token per company and mode is kept (a unique index); a concurrent first call loses the
+    // insert and reads the winner's.
+    const publicToken = (candidate: NewApiKey) =>
+      Effect.gen(function* () {
+        yield* sql`
+          INSERT INTO api_keys (company_id, kind, mode, prefix, hash, public_token, created_at)
+          VALUES (${candidate.companyId}, 'public', ${candidate.mode}, ${candidate.prefix}, ${candidate.hash},
+                  ${candidate.publicToken}, ${candidate.now}::timestamptz)
+          ON CONFLICT (company_id, mode) WHERE kind = 'public' AND revoked_at IS NULL DO NOTHING`
+        const rows = yield* sql`
+          SELECT public_token FROM api_keys
+          WHERE company_id = ${candidate.companyId} AND mode = ${candidate.mode} AND kind = 'public'
+            AND revoked_at IS NULL`
+        return text(rows[0]!.public_token)
+      })
+
     return CompanyRepository.of({
       create: (company) =>
         sql`
@@ -155,29 +171,21 @@ export const layer = Layer.effect(
           storage
         ),
 
-      activate3ds: (id, mode, candidate, now) =>
+      activate3ds: (id, candidate, now) =>
         Effect.gen(function* () {
-          yield* sql`
-            INSERT INTO api_keys (company_id, kind, mode, prefix, hash, public_token, created_at)
-            VALUES (${id}, 'public', ${mode}, ${candidate.prefix}, ${candidate.hash}, ${candidate.publicToken},
-                    ${now}::timestamptz)
-            ON CONFLICT (company_id, mode) WHERE kind = 'public' AND revoked_at IS NULL DO NOTHING`
+          const token = yield* publicToken(candidate)
           const rows = yield* sql`
             UPDATE companies
             SET three_ds_activated_at = coalesce(three_ds_activated_at, ${now}::timestamptz),
                 three_ds_updated_at = ${now}::timestamptz,
                 updated_at = ${now}::timestamptz
             WHERE id = ${id}
-            RETURNING fatura_ts(three_ds_activated_at) AS activated_at, fatura_ts(three_ds_updated_at) AS updated_at,
-              (SELECT public_token FROM api_keys
-                WHERE company_id = ${id} AND mode = ${mode} AND kind = 'public' AND revoked_at IS NULL) AS public_token`
+            RETURNING fatura_ts(three_ds_activated_at) AS activated_at, fatura_ts(three_ds_updated_at) AS updated_at`
           const row = rows[0]!
-          return {
-            publicToken: text(row.public_token),
-            activatedAt: timestamp(row.activated_at),
-            updatedAt: timestamp(row.updated_at)
-          }
+          return { publicToken: token, activatedAt: timestamp(row.activated_at), updatedAt: timestamp(row.updated_at) }
         }).pipe(sql.withTransaction, storage),
+
+      publicToken: (candidate) => publicToken(candidate).pipe(storage),
 
       insertKey,
 
