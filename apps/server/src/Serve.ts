@@ -1,9 +1,8 @@
 // `fatura serve`: the HTTP server over the configured database, with the demo company on a fresh embedded one.
 
-import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Companies, Expirations, Postbacks } from "@fatura/application"
-import { FaturaHttp } from "@fatura/http"
+import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { Console, Effect, Layer, Option } from "effect"
 import { HttpRouter } from "effect/http"
@@ -40,13 +39,25 @@ const embeddedWorker = Layer.effectDiscard(
   })
 )
 
+/** How long a stop waits for the requests in flight to finish (SPEC 11.2). */
+const shutdownGraceSeconds = "25 seconds"
+
 export const layer = (config: ServerConfig) => {
   const database = Database.configFrom(config.databaseUrl, config.dataDir)
   const services = Services.layer(database, config)
   const embedded = database._tag === "Embedded"
   const embeddedOnly = embedded ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker) : Layer.empty
-  return HttpRouter.serve(FaturaHttp.routes, { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+  const routes = FaturaHttp.routes.pipe(
+    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey))
+  )
+  return HttpRouter.serve(routes, { disableLogger: true }).pipe(
+    Layer.provide(
+      NodeHttpServer.layer(NodeServer.create, {
+        port: config.port,
+        host: config.host,
+        gracefulShutdownTimeout: shutdownGraceSeconds
+      })
+    ),
     Layer.provide(embeddedOnly),
     Layer.provide(services)
   )

@@ -1,5 +1,5 @@
 // The environment of SPEC 12.1, read once at start.
-import { Config, Effect, type LogLevel } from "effect"
+import { Config, Effect, type LogLevel, Schema } from "effect"
 
 const logLevels = {
   trace: "Trace",
@@ -23,7 +23,20 @@ export const load = Effect.gen(function* () {
   const allowPrivatePostbacksInTest = yield* Config.Boolean("FATURA_POSTBACK_ALLOW_PRIVATE").pipe(
     Config.withDefault(true)
   )
-  return { port, host, databaseUrl, dataDir, publicBaseUrl, allowPrivatePostbacksInTest, logLevel: logLevels[logLevel] }
+  const rateLimitPerKey = yield* Config.schema(
+    Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
+    "FATURA_RATE_LIMIT"
+  ).pipe(Config.withDefault(100))
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    publicBaseUrl,
+    allowPrivatePostbacksInTest,
+    rateLimitPerKey,
+    logLevel: logLevels[logLevel]
+  }
 })
 
 export type ServerConfig = Effect.Success<typeof load>

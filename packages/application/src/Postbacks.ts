@@ -131,7 +131,12 @@ export class Postbacks extends Context.Service<
           worker,
           limit: batchSize
         })
-        yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery), { concurrency, discard: true })
+        // An attempt once started is finished and recorded even when the worker is stopping (SPEC 11.2); a stop
+        // only keeps the rest of the batch from starting, and their leases hand them to the next worker.
+        yield* Effect.forEach(claimed, (delivery) => Effect.uninterruptible(attempt(worker, delivery)), {
+          concurrency,
+          discard: true
+        })
         return claimed.length
       })
 

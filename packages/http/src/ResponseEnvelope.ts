@@ -1,12 +1,14 @@
 // What every request gets, whatever answered it: an access log line and an `X-Request-Id` (SPEC 1, 11.2),
-// `WWW-Authenticate` on 401s (SPEC 2), and the contract's JSON error body for failures that never reached a handler — malformed
-// or invalid requests (400 with `issues`), unknown routes (404) and bugs (500, logged, nothing leaked).
+// `WWW-Authenticate` on 401s (SPEC 2), the limits of SPEC 10 (rate limits per key and per client address, body size,
+// JSON nesting and string sizes), and the contract's JSON error body for failures that never reached a handler —
+// malformed or invalid requests (400 with `issues`), unknown routes (404) and bugs (500, logged, nothing leaked).
 import type { ErrorIssue } from "@fatura/api"
 import { Cause, Clock, Effect, Option, type Schema, SchemaIssue } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ClientRateLimit from "./ClientRateLimit.js"
 import * as Idempotency from "./Idempotency.js"
+import * as RequestLimits from "./RequestLimits.js"
 
 const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/
 
@@ -53,7 +55,11 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
       return Effect.succeed(errorBody(404, { code: "not_found", message: "no such route" }))
     }
     if (error._tag === "HttpServerError" && error.reason?._tag === "RequestParseError") {
-      return Effect.succeed(invalidRequest([], "the request body could not be read"))
+      return Effect.succeed(
+        (error.reason as { readonly reason?: string }).reason === "BodyTooLarge"
+          ? payloadTooLarge
+          : invalidRequest([], "the request body could not be read")
+      )
     }
   }
   const defect = Cause.findDefect(cause)
@@ -69,13 +75,62 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   )
 }
 
+const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = request.headers["content-length"]
+  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+}
+
 /** A POST that carries a body must say it is JSON (SPEC 3: 415); a POST without one (exchange-token) needs nothing. */
 const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
   if (request.method !== "POST") return false
-  const length = request.headers["content-length"]
-  const hasBody = (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
   const contentType = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase()
-  return hasBody && contentType !== "application/json"
+  return hasBody(request) && contentType !== "application/json"
+}
+
+const payloadTooLarge = HttpServerResponse.setHeader(
+  errorBody(413, {
+    code: "payload_too_large",
+    message: `the request body is over ${RequestLimits.maxBodyBytes} bytes`
+  }),
+  "connection",
+  "close"
+)
+
+/** A body announced over the limit is refused before a byte of it is read. */
+const announcesTooLarge = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = Number(request.headers["content-length"] ?? 0)
+  return length > RequestLimits.maxBodyBytes
+}
+
+/**
+ * A JSON body is read once here (at most {@link RequestLimits.maxBodyBytes}, else 413) and checked for nesting and
+ * string sizes before any schema sees it; the handler's own read reuses the bytes. Malformed JSON is left to the
+ * decoder's 400.
+ */
+const withinBodyLimits = <E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  request.method !== "POST" || !hasBody(request)
+    ? next
+    : request.text.pipe(
+        Effect.flatMap((text) => {
+          let parsed: unknown
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            return next
+          }
+          const issue = RequestLimits.checkJson(parsed)
+          return issue === undefined ? next : Effect.succeed(invalidRequest([issue], "the request body is invalid"))
+        }),
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize)
+      )
+
+/** The API key a request presents, if any: what the per-key rate limit counts by. */
+const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const authorization = request.headers.authorization
+  return authorization !== undefined && authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : undefined
 }
 
 /** The path without its query string: queries may carry tokens, which never reach a log. */
@@ -84,30 +139,46 @@ const routeOf = (url: string) => url.split("?")[0] ?? url
 /** The payer's side is open to anyone: it is limited per client address. */
 const isPublic = (url: string) => url.startsWith("/api/v2/public/") || url.startsWith("/checkout/")
 
-const tooMany = (retryAfterSeconds: number) =>
+const tooMany = (message: string, retryAfterSeconds: number) =>
   HttpServerResponse.setHeader(
-    errorBody(429, { code: "rate_limited", message: "too many requests from this address; try again later" }),
+    errorBody(429, { code: "rate_limited", message }),
     "retry-after",
     String(retryAfterSeconds)
   )
 
 export const layer = HttpRouter.middleware(
-  Effect.map(Idempotency.make, (idempotent) => {
+  Effect.gen(function* () {
+    const idempotent = yield* Idempotency.make
+    const perKey = yield* RequestLimits.KeyRateLimit
     const limitPublic = ClientRateLimit.make(ClientRateLimit.publicLimit)
+    const limitKey = ClientRateLimit.make({ burst: perKey * 2, perSecond: perKey })
+    /** A 429 when the request is over its rate limit: per client address on the payer's side, per key elsewhere. */
+    const overLimit = (request: HttpServerRequest.HttpServerRequest, nowMs: number) => {
+      if (isPublic(request.url)) {
+        const decision = limitPublic(
+          Option.getOrElse(request.remoteAddress, () => "unknown"),
+          nowMs
+        )
+        return decision.allowed
+          ? undefined
+          : tooMany("too many requests from this address; try again later", decision.retryAfterSeconds)
+      }
+      const key = bearerOf(request)
+      if (key === undefined) return undefined
+      const decision = limitKey(key, nowMs)
+      return decision.allowed
+        ? undefined
+        : tooMany(`more than ${perKey} requests a second with this key; try again later`, decision.retryAfterSeconds)
+    }
     return (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
         const started = yield* Clock.currentTimeMillis
-        const limit = isPublic(request.url)
-          ? limitPublic(
-              Option.getOrElse(request.remoteAddress, () => "unknown"),
-              started
-            )
-          : undefined
+        const limited = overLimit(request, started)
         const handled =
-          limit !== undefined && !limit.allowed
-            ? Effect.succeed(tooMany(limit.retryAfterSeconds))
+          limited !== undefined
+            ? Effect.succeed(limited)
             : hasNonJsonBody(request)
               ? Effect.succeed(
                   errorBody(415, {
@@ -115,7 +186,9 @@ export const layer = HttpRouter.middleware(
                     message: "send the body as Content-Type: application/json"
                   })
                 )
-              : idempotent(httpEffect)
+              : announcesTooLarge(request)
+                ? Effect.succeed(payloadTooLarge)
+                : withinBodyLimits(request, idempotent(httpEffect))
         const response = yield* handled.pipe(
           Effect.catchCause((cause) =>
             Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)

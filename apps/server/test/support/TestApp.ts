@@ -1,11 +1,10 @@
 // The real HTTP server, on a free loopback port, over a test database; with direct access to the use cases
 // for arranging companies and keys the way the CLI does.
 
-import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ApiKeys, Companies, Expirations, Postbacks, type Registration } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
-import { FaturaHttp } from "@fatura/http"
+import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Clock, Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -60,7 +59,13 @@ const clockAt = (at: Date): Clock.Clock => {
   }
 }
 
-export const startApp = async (database: TestDatabase, options: { readonly allowPrivatePostbacks?: boolean } = {}) => {
+export interface AppOptions {
+  readonly allowPrivatePostbacks?: boolean
+  /** Requests a second per key; by default too many to matter, so that only the tests of the limit meet it. */
+  readonly rateLimitPerKey?: number
+}
+
+export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
   const { config, release } = await database.acquire()
   const services = Services.layer(config, {
     publicBaseUrl: "http://fatura.test",
@@ -76,8 +81,11 @@ export const startApp = async (database: TestDatabase, options: { readonly allow
     ]),
     Layer.succeed(References.MinimumLogLevel, "All")
   )
-  const server = HttpRouter.serve(FaturaHttp.routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  const routes = FaturaHttp.routes.pipe(
+    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000))
+  )
+  const server = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs)
   )

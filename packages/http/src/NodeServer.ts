@@ -1,0 +1,66 @@
+// The Node HTTP server under the routes, with the time limits of SPEC 10 (headers within 10 s, the whole request
+// within 30 s: 408), the contract's JSON body on the errors Node answers by itself, before any route runs, and a
+// close that lets the requests in flight finish (SPEC 11.2).
+import { createServer, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
+
+export const headersTimeoutMs = 10_000
+export const requestTimeoutMs = 30_000
+
+const clientErrors: Record<string, readonly [status: number, reason: string, code: string, message: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "request_timeout", "the request was not received in time"],
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "invalid_request", "the request headers are too large"]
+}
+const malformed = [400, "Bad Request", "invalid_request", "the request could not be parsed"] as const
+
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
+  if (error.code === "ECONNRESET" || !socket.writable || started) {
+    socket.destroy()
+    return
+  }
+  const [status, reason, code, message] = clientErrors[error.code ?? ""] ?? malformed
+  const body = JSON.stringify(status === 400 ? { code, message, issues: [] } : { code, message })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`
+  )
+}
+
+/**
+ * On `close` (a stop, SPEC 11.2) every connection is to end after the response it is working on: the responses still
+ * to be written say `Connection: close`, so clients that keep connections alive come back to a closed port instead of
+ * holding the server open with new requests.
+ */
+const closeConnectionsAfterTheirResponse = (server: Server) => {
+  let closing = false
+  const unanswered = new Set<ServerResponse>()
+  server.on("request", (_request, response: ServerResponse) => {
+    if (closing) {
+      response.shouldKeepAlive = false
+      return
+    }
+    unanswered.add(response)
+    response.once("close", () => unanswered.delete(response))
+  })
+  const close = server.close.bind(server)
+  server.close = (callback?: (error?: Error) => void) => {
+    closing = true
+    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false
+    close(callback)
+    server.closeIdleConnections()
+    return server
+  }
+}
+
+export const create = (): Server => {
+  const server = createServer({
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    // How often Node looks for requests past those limits; its default of 30 s would let them run far over.
+    connectionsCheckingInterval: 1_000
+  })
+  server.on("clientError", answerClientError)
+  closeConnectionsAfterTheirResponse(server)
+  return server
+}
