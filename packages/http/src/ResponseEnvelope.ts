@@ -130,7 +130,7 @@ const withinBodyLimits = <E, R>(
 /** The API key a request presents, if any: what the per-key rate limit counts by. */
 const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
   const authorization = request.headers.authorization
-  return authorization !== undefined && authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : undefined
+  return authorization?.startsWith("Bearer ") ? authorization.slice(7).trim() : undefined
 }
 
 /** The path without its query string: queries may carry tokens, which never reach a log. */
