@@ -52,7 +52,7 @@ const exitOf = (child: ChildProcess) =>
 interface Outcome {
   readonly sentAt: number
   readonly status: number | "no answer"
-  readonly invoice?: { readonly secureId: string; readonly amount: number; readonly createdAt: string }
+  readonly invoice?: { readonly secureId: string; readonly amount: number; readonly createdAt: string } | undefined
 }
 
 describe("a stop by SIGTERM under load", () => {

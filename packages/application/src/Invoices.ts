@@ -30,6 +30,7 @@ import {
   UnknownCursor
 } from "./Failures.js"
 import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
+import * as Metrics from "./Metrics.js"
 import { PixProvider } from "./PixProvider.js"
 import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
 import type { Principal } from "./Principal.js"
@@ -403,62 +404,64 @@ export class Invoices extends Context.Service<
           ? Ledger.onPaid(input.method, amount, fee.estimatedFee as Cents.Cents)
           : []
 
-        return yield* transactions.withTransaction(
-          Effect.gen(function* () {
-            const client = yield* invoices.upsertClient({
-              companyId: company.id,
-              mode: principal.mode,
-              document: input.payer.document,
-              name: input.payer.name,
-              email: input.payer.email,
-              phone: input.payer.phone,
-              now
-            })
-            const cardAssociate =
-              draft.card === null
-                ? null
-                : yield* invoices.associateCard({
-                    companyId: company.id,
-                    clientId: client.id,
-                    brand: draft.card.brand,
-                    firstDigits: draft.card.firstDigits,
-                    lastDigits: draft.card.lastDigits,
-                    expirationMonth: draft.card.expirationMonth,
-                    expirationYear: draft.card.expirationYear,
-                    now
-                  })
-            const totalsBefore = yield* companies.totals(company.id, principal.mode, now)
-            const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
-            const totals = approved ? yield* companies.totals(company.id, principal.mode, now) : totalsBefore
-            const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
-              invoices.recordEvent({
-                id: `evt_${randomUuid()}`,
-                postbackUrl: invoice.postbackUrl,
+        return yield* transactions
+          .withTransaction(
+            Effect.gen(function* () {
+              const client = yield* invoices.upsertClient({
                 companyId: company.id,
-                invoiceId: invoice.id,
-                type,
-                livemode: principal.mode === "live",
-                data: InvoiceTransaction.render(snapshot, company, snapshotTotals),
-                createdAt: now
+                mode: principal.mode,
+                document: input.payer.document,
+                name: input.payer.name,
+                email: input.payer.email,
+                phone: input.payer.phone,
+                now
               })
-            if (invoice.status === "pending") {
-              yield* record(InvoiceStatus.eventType("pending"), invoice, totalsBefore)
-            } else {
-              // The created event shows the invoice as it was created, before the charge settled it.
-              const asCreated: Invoice.Invoice = {
-                ...invoice,
-                status: "pending",
-                paidAt: null,
-                refusedReason: null,
-                timeline: invoice.timeline.slice(0, 1),
-                movements: []
+              const cardAssociate =
+                draft.card === null
+                  ? null
+                  : yield* invoices.associateCard({
+                      companyId: company.id,
+                      clientId: client.id,
+                      brand: draft.card.brand,
+                      firstDigits: draft.card.firstDigits,
+                      lastDigits: draft.card.lastDigits,
+                      expirationMonth: draft.card.expirationMonth,
+                      expirationYear: draft.card.expirationYear,
+                      now
+                    })
+              const totalsBefore = yield* companies.totals(company.id, principal.mode, now)
+              const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
+              const totals = approved ? yield* companies.totals(company.id, principal.mode, now) : totalsBefore
+              const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
+                invoices.recordEvent({
+                  id: `evt_${randomUuid()}`,
+                  postbackUrl: invoice.postbackUrl,
+                  companyId: company.id,
+                  invoiceId: invoice.id,
+                  type,
+                  livemode: principal.mode === "live",
+                  data: InvoiceTransaction.render(snapshot, company, snapshotTotals),
+                  createdAt: now
+                })
+              if (invoice.status === "pending") {
+                yield* record(InvoiceStatus.eventType("pending"), invoice, totalsBefore)
+              } else {
+                // The created event shows the invoice as it was created, before the charge settled it.
+                const asCreated: Invoice.Invoice = {
+                  ...invoice,
+                  status: "pending",
+                  paidAt: null,
+                  refusedReason: null,
+                  timeline: invoice.timeline.slice(0, 1),
+                  movements: []
+                }
+                yield* record(InvoiceStatus.eventType("pending"), asCreated, totalsBefore)
+                yield* record(InvoiceStatus.eventType(invoice.status), invoice, totals)
               }
-              yield* record(InvoiceStatus.eventType("pending"), asCreated, totalsBefore)
-              yield* record(InvoiceStatus.eventType(invoice.status), invoice, totals)
-            }
-            return { invoice, company, totals }
-          })
-        )
+              return { invoice, company, totals }
+            })
+          )
+          .pipe(Effect.tap(({ invoice }) => Metrics.countInvoiceCreated(invoice.method, invoice.status)))
       })
 
       const find = Effect.fn("Invoices.find")(function* (principal: Principal, raw: string) {

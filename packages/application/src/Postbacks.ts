@@ -6,6 +6,7 @@ import * as Clock from "./Clock.js"
 import { DeliveryNotFound, InvoiceNotFound, type StorageUnavailable, UnknownCursor } from "./Failures.js"
 import { InvoiceRepository } from "./InvoiceRepository.js"
 import { parseReference } from "./Invoices.js"
+import * as Metrics from "./Metrics.js"
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
@@ -121,6 +122,9 @@ export class Postbacks extends Context.Service<
           durationMs: result.durationMs,
           outcome
         })
+        yield* Metrics.countPostbackAttempt(
+          outcome._tag === "Succeeded" ? "succeeded" : outcome._tag === "Retry" ? "retry" : "failed"
+        )
       })
 
       const deliverDue = Effect.fn("Postbacks.deliverDue")(function* (worker: string) {

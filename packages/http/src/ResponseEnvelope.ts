@@ -7,6 +7,7 @@ import { Cause, Clock, Effect, Option, type Schema, SchemaIssue } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ClientRateLimit from "./ClientRateLimit.js"
+import * as HttpMetrics from "./HttpMetrics.js"
 import * as Idempotency from "./Idempotency.js"
 import * as RequestLimits from "./RequestLimits.js"
 
@@ -47,13 +48,18 @@ const invalidRequest = (issues: ReadonlyArray<ErrorIssue>, fallback: string) => 
   return errorBody(400, { code: "invalid_request", message, issues })
 }
 
+const isRouteNotFound = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.findErrorOption(cause)
+  if (Option.isNone(failure)) return false
+  const error = failure.value as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } }
+  return error._tag === "HttpServerError" && error.reason?._tag === "RouteNotFound"
+}
+
 const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
+  if (isRouteNotFound(cause)) return Effect.succeed(errorBody(404, { code: "not_found", message: "no such route" }))
   const failure = Cause.findErrorOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } }
-    if (error._tag === "HttpServerError" && error.reason?._tag === "RouteNotFound") {
-      return Effect.succeed(errorBody(404, { code: "not_found", message: "no such route" }))
-    }
     if (error._tag === "HttpServerError" && error.reason?._tag === "RequestParseError") {
       return Effect.succeed(
         (error.reason as { readonly reason?: string }).reason === "BodyTooLarge"
@@ -134,7 +140,7 @@ const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
 }
 
 /** The path without its query string: queries may carry tokens, which never reach a log. */
-const routeOf = (url: string) => url.split("?")[0] ?? url
+const withoutQuery = (url: string) => url.split("?")[0] ?? url
 
 /** The payer's side is open to anyone: it is limited per client address. */
 const isPublic = (url: string) => url.startsWith("/api/v2/public/") || url.startsWith("/checkout/")
@@ -189,21 +195,25 @@ export const layer = HttpRouter.middleware(
               : announcesTooLarge(request)
                 ? Effect.succeed(payloadTooLarge)
                 : withinBodyLimits(request, idempotent(httpEffect))
+        let matched = true
         const response = yield* handled.pipe(
-          Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
-          ),
+          Effect.catchCause((cause) => {
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            matched = !isRouteNotFound(cause)
+            return responseForCause(cause, requestId)
+          }),
           Effect.annotateLogs({ requestId })
         )
         const durationMs = (yield* Clock.currentTimeMillis) - started
+        const path = withoutQuery(request.url)
         yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({
-            requestId,
-            method: request.method,
-            route: routeOf(request.url),
-            status: response.status,
-            durationMs
-          })
+          Effect.annotateLogs({ requestId, method: request.method, route: path, status: response.status, durationMs })
+        )
+        yield* HttpMetrics.record(
+          request.method,
+          matched ? HttpMetrics.routeOf(path) : HttpMetrics.unmatched,
+          response.status,
+          durationMs / 1000
         )
         const withId = HttpServerResponse.setHeader(response, "x-request-id", requestId)
         return response.status === 401 ? HttpServerResponse.setHeader(withId, "www-authenticate", "Bearer") : withId

@@ -26,11 +26,16 @@ export const configFrom = (databaseUrl: string | undefined, dataDir: string | un
     ? { _tag: "Embedded", dataDir }
     : { _tag: "Postgres", url: Redacted.make(databaseUrl) }
 
+const maxConnectionsOf = (config: Extract<DatabaseConfig, { _tag: "Postgres" }>) => config.maxConnections ?? 10
+
+/** What this process's connections are called in `pg_stat_activity`: one name per process, for its metrics. */
+const applicationName = `fatura-${process.pid}`
+
 export const client = (
   config: DatabaseConfig
 ): Layer.Layer<SqlClient.SqlClient, SqlError | EmbeddedLock.DataDirInUse> => {
   if (config._tag === "Postgres") {
-    return PgClient.layer({ url: config.url, maxConnections: config.maxConnections ?? 10, applicationName: "fatura" })
+    return PgClient.layer({ url: config.url, maxConnections: maxConnectionsOf(config), applicationName })
   }
   const embedded = PgliteClient.layer({ dataDir: config.dataDir })
   const dataDir = config.dataDir
@@ -42,16 +47,21 @@ export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient
   Migrations.run.pipe(Effect.withSpan("Database.migrate"))
 )
 
-export const repositories = Layer.mergeAll(
-  SqlCardTokenRepository.layer,
-  SqlCompanyRepository.layer,
-  SqlIdempotencyStore.layer,
-  SqlInvoiceRepository.layer,
-  SqlPostbackRepository.layer,
-  SqlTransactions.layer,
-  SqlReadiness.layer
-)
+export const repositories = (config: DatabaseConfig) =>
+  Layer.mergeAll(
+    SqlCardTokenRepository.layer,
+    SqlCompanyRepository.layer,
+    SqlIdempotencyStore.layer,
+    SqlInvoiceRepository.layer,
+    SqlPostbackRepository.layer,
+    SqlTransactions.layer,
+    SqlReadiness.layer(
+      config._tag === "Postgres"
+        ? { _tag: "Pool", applicationName, max: maxConnectionsOf(config) }
+        : { _tag: "Embedded" }
+    )
+  )
 
 /** Every port this package implements, over a migrated database. */
 export const layer = (config: DatabaseConfig) =>
-  repositories.pipe(Layer.provideMerge(migrations), Layer.provideMerge(client(config)))
+  repositories(config).pipe(Layer.provideMerge(migrations), Layer.provideMerge(client(config)))
