@@ -1,0 +1,238 @@
+// Every SQL statement the baseline (bench/baseline.mjs) sends, in order, per endpoint: copied from what the service
+// sends, as captured with `ALTER DATABASE … SET log_statement = 'all'` and one request of each kind. When the
+// service's SQL changes, capture again and update this file only: the statements, and the step lists at the end
+// (a step is a statement plus how to fill its parameters; remove or add steps there).
+//
+// The `ctx` that parameter functions receive (built in baseline.mjs):
+//   ctx.companyId, ctx.mode           the authenticated key's company and mode ("test" | "live")
+//   ctx.id                            the searched id: a secureId (uuid) or a numeric id, as text
+//   ctx.now                           the request's timestamp (ISO 8601)
+//   ctx.body                          the validated create request (see baseline.mjs `validateCreate`)
+//   ctx.invoice                       the invoice being created (secureId, amount, fee, pix, tokenCheckout, …)
+//   ctx.rows.<step name>              the first row each earlier step returned
+//   ctx.response()                    the JSON response, built from what is known so far (the event stores it)
+
+/** How long a key lookup stays in the baseline's memory, like the key cache the service is getting (0 = none). */
+export const KEY_CACHE_MS = 5000
+
+// Authentication (both endpoints) — Authentication.authenticate → CompanyRepository.findKeyByHash: the sha256 of the
+// bearer key to its key row and company. The baseline runs it only on a key-cache miss (see KEY_CACHE_MS).
+export const KEY_LOOKUP = `
+          SELECT 
+  k.id AS key_id, k.company_id AS key_company_id, k.kind AS key_kind, k.mode AS key_mode, k.prefix AS key_prefix,
+  fatura_ts(k.created_at) AS key_created_at, fatura_ts(k.revoked_at) AS key_revoked_at, 
+  c.id, c.cnpj, c.company_type, c.corporate_reason, c.fantasy_name,
+  c.url_website, c.email, c.address_street, c.address_number, c.address_city,
+  c.address_postal_code, c.address_province, c.address_state, c.bank_account,
+  c.bank_agency, c.bank_digit, c.bank_name, c.bank_type, c.blocked_system,
+  c.blocked_processing, c.blocked_pix, c.blocked_card, c.blocked_bank_slip,
+  c.blocked_sake, c.fee_plan, c.is_custom, c.pix_key,
+  c.three_ds_activated_at IS NOT NULL AS is_active_3ds,
+  fatura_ts(c.created_at) AS created_at, fatura_ts(c.updated_at) AS updated_at
+          FROM api_keys k JOIN companies c ON c.id = k.company_id
+          WHERE k.hash = $1`
+
+// The invoice read shared by both search statements (SqlInvoiceRepository): the invoice with its client, card
+// reference, timeline, ledger movements and refunds in one row.
+const INVOICE_SELECT = `
+      SELECT i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
+        i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
+        i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
+        fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
+        fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
+        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
+        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
+        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
+        fatura_ts(r.created_at) AS card_reference_created_at,
+        c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
+        c.document_type AS client_document_type, c.document_number AS client_document_number,
+        fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
+        (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
+                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
+           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
+        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
+                                                    'amount', l.amount, 'balance', l.balance,
+                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
+           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
+        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
+                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
+                                  ORDER BY f.id), '[]')
+           FROM refunds f WHERE f.invoice_id = i.id) AS refunds
+      FROM invoices i
+      JOIN clients c ON c.id = i.client_id
+      LEFT JOIN card_references r ON r.id = i.card_reference_id`
+
+// Search Transaction, by secureId — InvoiceRepository.findBySecureId (Invoices.search): the invoice, scoped to the
+// key's company and mode.
+export const INVOICE_BY_SECURE_ID = `${INVOICE_SELECT}
+              WHERE i.secure_id = $1::uuid AND i.company_id = $2 AND i.mode = $3`
+
+// Search Transaction, by numeric id — InvoiceRepository.findById (Invoices.search): the same read by `invoices.id`.
+export const INVOICE_BY_ID = `${INVOICE_SELECT} WHERE i.id = $1 AND i.company_id = $2 AND i.mode = $3`
+
+// Search Transaction and Create Invoices — CompanyRepository totals for the response's `enterprise` object: the
+// pix/card/bank-slip balances from the ledger and the paid totals (all time and this month in São Paulo).
+// Note: it reads every ledger entry and every invoice of the company and mode, on every request.
+export const COMPANY_TOTALS = `
+          SELECT
+            coalesce(sum(CASE WHEN l.balance = 'pix' THEN l.signed END), 0) AS balance_pix,
+            coalesce(sum(CASE WHEN l.balance = 'card' THEN l.signed END), 0) AS balance_card,
+            coalesce(sum(CASE WHEN l.balance = 'bank_slip' THEN l.signed END), 0) AS balance_bank_slip,
+            (SELECT coalesce(sum(i.amount), 0) FROM invoices i
+              WHERE i.company_id = $1 AND i.mode = $2 AND i.paid_at IS NOT NULL) AS amount_invoice_total,
+            (SELECT coalesce(sum(i.amount), 0) FROM invoices i
+              WHERE i.company_id = $3 AND i.mode = $4 AND i.paid_at IS NOT NULL
+                AND i.paid_at >= date_trunc('month', $5::timestamptz AT TIME ZONE 'America/Sao_Paulo')
+                                 AT TIME ZONE 'America/Sao_Paulo') AS amount_invoices_competicion
+          FROM (
+            SELECT balance, CASE WHEN direction = 'credit' THEN amount ELSE -amount END AS signed
+            FROM ledger_entries WHERE company_id = $6 AND mode = $7
+          ) l`
+
+// Create Invoices — SqlTransactions: the transaction around CREATE_STEPS (ROLLBACK only when a step fails).
+export const BEGIN = "BEGIN"
+export const COMMIT = "COMMIT"
+export const ROLLBACK = "ROLLBACK"
+
+// Create Invoices, in the transaction — ClientRepository upsert: the payer as the company's client (one row per
+// company, mode and document; a returning payer's name and email are updated).
+export const UPSERT_CLIENT = `
+          INSERT INTO clients (company_id, mode, document_type, document_number, name, email, phone, created_at,
+                               updated_at)
+          VALUES ($1, $2, $3, $4, $5,
+                  $6, $7, $8::timestamptz, $9::timestamptz)
+          ON CONFLICT (company_id, mode, document_number) DO UPDATE
+            SET name = excluded.name, email = excluded.email, phone = coalesce(excluded.phone, clients.phone),
+                updated_at = excluded.updated_at
+          RETURNING id, name, email, phone, document_type, document_number,
+            fatura_ts(created_at) AS created_at, fatura_ts(updated_at) AS updated_at`
+
+// Create Invoices, in the transaction — InvoiceRepository.insert: the pending pix invoice with its fee split and
+// BR Code.
+export const INSERT_INVOICE = `
+            INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
+              refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
+              token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
+              boleto_due_date, boleto_url, boleto_bank_code, boleto_our_number, card, card_reference_id,
+              created_at, updated_at, paid_at)
+            VALUES ($1::uuid, $2, $3, $4, $5,
+              $6, $7, $8, $9,
+              $10, $11, $12, $13,
+              $14::jsonb, $15,
+              $16::jsonb, $17::jsonb,
+              $18, $19::jsonb, $20,
+              $21, $22::timestamptz,
+              $23, $24, $25::date,
+              $26, $27, $28,
+              $29::jsonb, $30,
+              $31::timestamptz, $32::timestamptz, $33::timestamptz)
+            RETURNING id`
+
+// Create Invoices, in the transaction — InvoiceRepository timeline: the `invoice.created` entry.
+export const INSERT_TIMELINE = `
+        INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+        VALUES ($1, $2, $3, $4::timestamptz)`
+
+// Create Invoices, in the transaction — PostbackRepository event: `invoice.created` with the whole invoice as data
+// (the outbox the postbacks are delivered from).
+export const INSERT_EVENT = `
+            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at)
+            VALUES ($1, $2, $3, $4, $5,
+                    $6::jsonb, $7::timestamptz)`
+
+const totalsParams = (ctx) => [ctx.companyId, ctx.mode, ctx.companyId, ctx.mode, ctx.now, ctx.companyId, ctx.mode]
+
+/** Search Transaction by secureId, after authentication, in order. */
+export const SEARCH_BY_SECURE_ID_STEPS = [
+  { name: "invoice", sql: INVOICE_BY_SECURE_ID, params: (ctx) => [ctx.id, ctx.companyId, ctx.mode] },
+  { name: "totals", sql: COMPANY_TOTALS, params: totalsParams }
+]
+
+/** Search Transaction by numeric id, after authentication, in order. */
+export const SEARCH_BY_ID_STEPS = [
+  { name: "invoice", sql: INVOICE_BY_ID, params: (ctx) => [ctx.id, ctx.companyId, ctx.mode] },
+  { name: "totals", sql: COMPANY_TOTALS, params: totalsParams }
+]
+
+/** Create Invoices (pix), after authentication: these run in order between BEGIN and COMMIT on one connection. */
+export const CREATE_STEPS = [
+  {
+    name: "client",
+    sql: UPSERT_CLIENT,
+    params: (ctx) => {
+      const payer = ctx.body.payer
+      return [
+        ctx.companyId,
+        ctx.mode,
+        payer.documentType,
+        payer.document,
+        payer.name,
+        payer.email,
+        null,
+        ctx.now,
+        ctx.now
+      ]
+    }
+  },
+  { name: "totals", sql: COMPANY_TOTALS, params: totalsParams },
+  {
+    name: "invoice",
+    sql: INSERT_INVOICE,
+    params: (ctx) => {
+      const invoice = ctx.invoice
+      return [
+        invoice.secureId,
+        ctx.companyId,
+        ctx.rows.client.id,
+        ctx.mode,
+        "pix",
+        "pending",
+        invoice.amount,
+        1,
+        0,
+        null,
+        null,
+        false,
+        null,
+        null,
+        null,
+        JSON.stringify(invoice.items),
+        JSON.stringify(invoice.payer),
+        invoice.tokenCheckout,
+        JSON.stringify(invoice.fee),
+        invoice.pix.qrCode,
+        invoice.pix.txid,
+        invoice.pix.expiresAt,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        ctx.now,
+        ctx.now,
+        null
+      ]
+    }
+  },
+  {
+    name: "timeline",
+    sql: INSERT_TIMELINE,
+    params: (ctx) => [ctx.rows.invoice.id, "pending", "invoice.created", ctx.now]
+  },
+  {
+    name: "event",
+    sql: INSERT_EVENT,
+    params: (ctx) => [
+      ctx.invoice.eventId,
+      ctx.companyId,
+      ctx.rows.invoice.id,
+      "invoice.created",
+      ctx.mode === "live",
+      JSON.stringify(ctx.response()),
+      ctx.now
+    ]
+  }
+]
