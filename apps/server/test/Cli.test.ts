@@ -2,23 +2,13 @@
 // prints a working demo key — and the company and key commands on a database of their own.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort, main } from "./support/ServerProcess.js"
 
-const main = new URL("../dist/main.js", import.meta.url).pathname
 const run = promisify(execFile)
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 const fatura = (dataDir: string, ...args: Array<string>) =>
   run(process.execPath, [main, ...args], { env: { ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir } })

@@ -2,22 +2,11 @@
 // has, closes the database and exits 0; after a restart every invoice it acknowledged is there, unchanged.
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { freePort, main } from "./support/ServerProcess.js"
 import { pixRequest } from "./support/TestApp.js"
-
-const main = new URL("../dist/main.js", import.meta.url).pathname
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 const start = async (dataDir: string, port: number) => {
   const child = spawn(process.execPath, [main, "serve"], {

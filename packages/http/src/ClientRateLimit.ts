@@ -1,5 +1,5 @@
-// Rate limits per client IP for the public endpoints (SPEC 4.7, 10), which anyone can reach without a key:
-// a token bucket per address, in memory, answering how long to wait when it is empty.
+// Rate limits (SPEC 4.7, 10): a token bucket per client — a client address on the public endpoints, an API key
+// elsewhere — in memory, answering how long to wait when it is empty.
 
 export interface Limit {
   /** Requests allowed at once. */
