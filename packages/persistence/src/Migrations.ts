@@ -272,19 +272,111 @@ const migrations = {
         expires_at timestamptz NOT NULL,
         used_at timestamptz
       )`
+  }),
+  // Balances and paid totals kept as running sums, moved by triggers in the transaction that writes the ledger entry
+  // or sets `paid_at`: reading them costs the same on the first day and after a million invoices (SPEC 7.4).
+  "0006_running_totals": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`
+      CREATE TABLE company_balances (
+        company_id bigint NOT NULL REFERENCES companies (id),
+        mode text NOT NULL CHECK (mode IN ('test', 'live')),
+        pix bigint NOT NULL DEFAULT 0,
+        card bigint NOT NULL DEFAULT 0,
+        bank_slip bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (company_id, mode)
+      )`
+    // Paid amounts by São Paulo calendar month of `paid_at`: the month's row is `amount_invoices_competicion`, the
+    // sum of all rows `amount_invoice_total`.
+    yield* sql`
+      CREATE TABLE company_paid_months (
+        company_id bigint NOT NULL REFERENCES companies (id),
+        mode text NOT NULL CHECK (mode IN ('test', 'live')),
+        month date NOT NULL,
+        amount bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (company_id, mode, month)
+      )`
+    yield* sql`
+      CREATE FUNCTION fatura_paid_month(paid_at timestamptz) RETURNS date
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+      AS $$ SELECT date_trunc('month', paid_at AT TIME ZONE 'America/Sao_Paulo')::date $$`
+    yield* sql`
+      CREATE FUNCTION fatura_ledger_to_balance() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        signed bigint := CASE WHEN NEW.direction = 'credit' THEN NEW.amount ELSE -NEW.amount END;
+      BEGIN
+        INSERT INTO company_balances AS b (company_id, mode, pix, card, bank_slip)
+        VALUES (NEW.company_id, NEW.mode,
+                CASE WHEN NEW.balance = 'pix' THEN signed ELSE 0 END,
+                CASE WHEN NEW.balance = 'card' THEN signed ELSE 0 END,
+                CASE WHEN NEW.balance = 'bank_slip' THEN signed ELSE 0 END)
+        ON CONFLICT (company_id, mode) DO UPDATE
+          SET pix = b.pix + excluded.pix, card = b.card + excluded.card, bank_slip = b.bank_slip + excluded.bank_slip;
+        RETURN NULL;
+      END $$`
+    yield* sql`
+      CREATE TRIGGER ledger_entries_to_balance AFTER INSERT ON ledger_entries
+      FOR EACH ROW EXECUTE FUNCTION fatura_ledger_to_balance()`
+    yield* sql`
+      CREATE FUNCTION fatura_paid_to_months() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.paid_at IS NOT DISTINCT FROM NEW.paid_at AND OLD.amount = NEW.amount THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP = 'UPDATE' AND OLD.paid_at IS NOT NULL THEN
+          UPDATE company_paid_months SET amount = amount - OLD.amount
+          WHERE company_id = OLD.company_id AND mode = OLD.mode AND month = fatura_paid_month(OLD.paid_at);
+        END IF;
+        IF NEW.paid_at IS NOT NULL THEN
+          INSERT INTO company_paid_months AS m (company_id, mode, month, amount)
+          VALUES (NEW.company_id, NEW.mode, fatura_paid_month(NEW.paid_at), NEW.amount)
+          ON CONFLICT (company_id, mode, month) DO UPDATE SET amount = m.amount + excluded.amount;
+        END IF;
+        RETURN NULL;
+      END $$`
+    yield* sql`
+      CREATE TRIGGER invoices_paid_to_months AFTER INSERT OR UPDATE OF paid_at, amount ON invoices
+      FOR EACH ROW EXECUTE FUNCTION fatura_paid_to_months()`
+    // What was recorded before this migration, summed once.
+    yield* sql`
+      INSERT INTO company_balances (company_id, mode, pix, card, bank_slip)
+      SELECT company_id, mode,
+        coalesce(sum(CASE WHEN balance = 'pix' THEN signed END), 0),
+        coalesce(sum(CASE WHEN balance = 'card' THEN signed END), 0),
+        coalesce(sum(CASE WHEN balance = 'bank_slip' THEN signed END), 0)
+      FROM (
+        SELECT company_id, mode, balance, CASE WHEN direction = 'credit' THEN amount ELSE -amount END AS signed
+        FROM ledger_entries
+      ) l
+      GROUP BY company_id, mode`
+    yield* sql`
+      INSERT INTO company_paid_months (company_id, mode, month, amount)
+      SELECT company_id, mode, fatura_paid_month(paid_at), sum(amount)
+      FROM invoices WHERE paid_at IS NOT NULL
+      GROUP BY company_id, mode, fatura_paid_month(paid_at)`
   })
 }
 
 const lockKey = 0x66617475 // "fatu"
 
 /** Applies the migrations not yet applied; concurrent callers wait for each other on an advisory lock. */
-export const run = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })
-  return yield* sql.withTransaction(
-    Effect.gen(function* () {
-      yield* sql`SELECT pg_advisory_xact_lock(${lockKey})`
-      return yield* migrate
+export const run = Effect.suspend(() => runThrough(undefined))
+
+/** Applies the migrations not yet applied up to and including `last` (all when undefined), as `run` does. */
+export const runThrough = (last: keyof typeof migrations | undefined) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const names = Object.keys(migrations) as Array<keyof typeof migrations>
+    const chosen = last === undefined ? names : names.slice(0, names.indexOf(last) + 1)
+    const migrate = Migrator.make({})({
+      loader: Migrator.fromRecord(Object.fromEntries(chosen.map((name) => [name, migrations[name]])))
     })
-  )
-})
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(${lockKey})`
+        return yield* migrate
+      })
+    )
+  })

@@ -1,58 +1,112 @@
-// The CompanyRepository port in SQL: companies, their keys, and their totals derived from the ledger.
+// The CompanyRepository port in SQL: companies, their keys, and their running totals (migration 0006).
 import { type ApiKeyRecord, CompanyRepository, type NewApiKey } from "@fatura/application"
 import type { Company, FeePlan, Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, storage, text, timestamp } from "./Columns.js"
 
-const companyColumns = (sql: SqlClient.SqlClient, alias: string) =>
-  sql.unsafe(`
-  ${alias}.id, ${alias}.cnpj, ${alias}.company_type, ${alias}.corporate_reason, ${alias}.fantasy_name,
-  ${alias}.url_website, ${alias}.email, ${alias}.address_street, ${alias}.address_number, ${alias}.address_city,
-  ${alias}.address_postal_code, ${alias}.address_province, ${alias}.address_state, ${alias}.bank_account,
-  ${alias}.bank_agency, ${alias}.bank_digit, ${alias}.bank_name, ${alias}.bank_type, ${alias}.blocked_system,
-  ${alias}.blocked_processing, ${alias}.blocked_pix, ${alias}.blocked_card, ${alias}.blocked_bank_slip,
-  ${alias}.blocked_sake, ${alias}.fee_plan, ${alias}.is_custom, ${alias}.pix_key,
-  ${alias}.three_ds_activated_at IS NOT NULL AS is_active_3ds,
-  fatura_ts(${alias}.created_at) AS created_at, fatura_ts(${alias}.updated_at) AS updated_at`)
+/** The company columns of table alias `alias`, named with `prefix` so that they can sit beside another table's. */
+export const companyColumns = (sql: SqlClient.SqlClient, alias: string, prefix = "") =>
+  sql.unsafe(
+    [
+      "id",
+      "cnpj",
+      "company_type",
+      "corporate_reason",
+      "fantasy_name",
+      "url_website",
+      "email",
+      "address_street",
+      "address_number",
+      "address_city",
+      "address_postal_code",
+      "address_province",
+      "address_state",
+      "bank_account",
+      "bank_agency",
+      "bank_digit",
+      "bank_name",
+      "bank_type",
+      "blocked_system",
+      "blocked_processing",
+      "blocked_pix",
+      "blocked_card",
+      "blocked_bank_slip",
+      "blocked_sake",
+      "fee_plan",
+      "is_custom",
+      "pix_key"
+    ]
+      .map((column) => `${alias}.${column} AS ${prefix}${column}`)
+      .concat([
+        `${alias}.three_ds_activated_at IS NOT NULL AS ${prefix}is_active_3ds`,
+        `fatura_ts(${alias}.created_at) AS ${prefix}created_at`,
+        `fatura_ts(${alias}.updated_at) AS ${prefix}updated_at`
+      ])
+      .join(", ")
+  )
 
-export const toCompany = (row: Record<string, unknown>): Company.Company => ({
-  id: int(row.id) as Company.CompanyId,
-  cnpj: text(row.cnpj),
-  companyType: text(row.company_type),
-  corporateReason: text(row.corporate_reason),
-  fantasyName: text(row.fantasy_name),
-  urlWebsite: text(row.url_website),
-  email: text(row.email),
+/**
+ * The balances and paid totals of the company and mode of the row `owner` (any alias with `company_id` and `mode`),
+ * with `company_balances b` joined by `joinBalances(owner)`; the competition month is the São Paulo month of `now`.
+ */
+export const totalsColumns = (sql: SqlClient.SqlClient, owner: string, now: Timestamp.Timestamp) => sql`
+  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
+  coalesce(b.bank_slip, 0) AS balance_bank_slip,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = ${sql.unsafe(owner)}.company_id AND m.mode = ${sql.unsafe(owner)}.mode) AS amount_invoice_total,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = ${sql.unsafe(owner)}.company_id AND m.mode = ${sql.unsafe(owner)}.mode
+      AND m.month = fatura_paid_month(${now}::timestamptz)) AS amount_invoices_competicion`
+
+export const joinBalances = (sql: SqlClient.SqlClient, owner: string) =>
+  sql.unsafe(`LEFT JOIN company_balances b ON b.company_id = ${owner}.company_id AND b.mode = ${owner}.mode`)
+
+export const toTotals = (row: Record<string, unknown>): Company.CompanyTotals => ({
+  balancePix: int(row.balance_pix),
+  balanceCard: int(row.balance_card),
+  balanceBankSlip: int(row.balance_bank_slip),
+  amountInvoiceTotal: int(row.amount_invoice_total),
+  amountInvoicesCompeticion: int(row.amount_invoices_competicion)
+})
+
+export const toCompany = (row: Record<string, unknown>, prefix = ""): Company.Company => ({
+  id: int(row[`${prefix}id`]) as Company.CompanyId,
+  cnpj: text(row[`${prefix}cnpj`]),
+  companyType: text(row[`${prefix}company_type`]),
+  corporateReason: text(row[`${prefix}corporate_reason`]),
+  fantasyName: text(row[`${prefix}fantasy_name`]),
+  urlWebsite: text(row[`${prefix}url_website`]),
+  email: text(row[`${prefix}email`]),
   address: {
-    street: text(row.address_street),
-    number: text(row.address_number),
-    city: text(row.address_city),
-    postalCode: text(row.address_postal_code),
-    province: text(row.address_province),
-    state: text(row.address_state)
+    street: text(row[`${prefix}address_street`]),
+    number: text(row[`${prefix}address_number`]),
+    city: text(row[`${prefix}address_city`]),
+    postalCode: text(row[`${prefix}address_postal_code`]),
+    province: text(row[`${prefix}address_province`]),
+    state: text(row[`${prefix}address_state`])
   },
   bank: {
-    account: text(row.bank_account),
-    agency: text(row.bank_agency),
-    digit: text(row.bank_digit),
-    name: text(row.bank_name),
-    type: text(row.bank_type) as Company.BankType
+    account: text(row[`${prefix}bank_account`]),
+    agency: text(row[`${prefix}bank_agency`]),
+    digit: text(row[`${prefix}bank_digit`]),
+    name: text(row[`${prefix}bank_name`]),
+    type: text(row[`${prefix}bank_type`]) as Company.BankType
   },
   blocks: {
-    system: row.blocked_system === true,
-    processing: row.blocked_processing === true,
-    pix: row.blocked_pix === true,
-    card: row.blocked_card === true,
-    bank_slip: row.blocked_bank_slip === true,
-    sake: row.blocked_sake === true
+    system: row[`${prefix}blocked_system`] === true,
+    processing: row[`${prefix}blocked_processing`] === true,
+    pix: row[`${prefix}blocked_pix`] === true,
+    card: row[`${prefix}blocked_card`] === true,
+    bank_slip: row[`${prefix}blocked_bank_slip`] === true,
+    sake: row[`${prefix}blocked_sake`] === true
   },
-  feePlan: json<FeePlan.FeePlan>(row.fee_plan),
-  isCustomFeePlan: row.is_custom === true,
-  pixKey: text(row.pix_key),
-  isActive3ds: row.is_active_3ds === true,
-  createdAt: timestamp(row.created_at),
-  updatedAt: timestamp(row.updated_at)
+  feePlan: json<FeePlan.FeePlan>(row[`${prefix}fee_plan`]),
+  isCustomFeePlan: row[`${prefix}is_custom`] === true,
+  pixKey: text(row[`${prefix}pix_key`]),
+  isActive3ds: row[`${prefix}is_active_3ds`] === true,
+  createdAt: timestamp(row[`${prefix}created_at`]),
+  updatedAt: timestamp(row[`${prefix}updated_at`])
 })
 
 const toKey = (row: Record<string, unknown>): ApiKeyRecord => ({
@@ -136,30 +190,9 @@ export const layer = Layer.effect(
 
       totals: (id, mode, now) =>
         sql`
-          SELECT
-            coalesce(sum(CASE WHEN l.balance = 'pix' THEN l.signed END), 0) AS balance_pix,
-            coalesce(sum(CASE WHEN l.balance = 'card' THEN l.signed END), 0) AS balance_card,
-            coalesce(sum(CASE WHEN l.balance = 'bank_slip' THEN l.signed END), 0) AS balance_bank_slip,
-            (SELECT coalesce(sum(i.amount), 0) FROM invoices i
-              WHERE i.company_id = ${id} AND i.mode = ${mode} AND i.paid_at IS NOT NULL) AS amount_invoice_total,
-            (SELECT coalesce(sum(i.amount), 0) FROM invoices i
-              WHERE i.company_id = ${id} AND i.mode = ${mode} AND i.paid_at IS NOT NULL
-                AND i.paid_at >= date_trunc('month', ${now}::timestamptz AT TIME ZONE 'America/Sao_Paulo')
-                                 AT TIME ZONE 'America/Sao_Paulo') AS amount_invoices_competicion
-          FROM (
-            SELECT balance, CASE WHEN direction = 'credit' THEN amount ELSE -amount END AS signed
-            FROM ledger_entries WHERE company_id = ${id} AND mode = ${mode}
-          ) l`.pipe(
-          Effect.map((rows) => {
-            const row = rows[0]!
-            return {
-              balancePix: int(row.balance_pix),
-              balanceCard: int(row.balance_card),
-              balanceBankSlip: int(row.balance_bank_slip),
-              amountInvoiceTotal: int(row.amount_invoice_total),
-              amountInvoicesCompeticion: int(row.amount_invoices_competicion)
-            } satisfies Company.CompanyTotals
-          }),
+          SELECT ${totalsColumns(sql, "o", now)}
+          FROM (VALUES (${id}::bigint, ${mode}::text)) AS o (company_id, mode) ${joinBalances(sql, "o")}`.pipe(
+          Effect.map((rows) => toTotals(rows[0]!)),
           storage
         ),
 
