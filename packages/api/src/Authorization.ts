@@ -10,7 +10,7 @@ export class Caller extends Context.Service<
   {
     readonly keyId: number
     readonly mode: Invoice.Mode
-    readonly company: Company.Company
+    readonly companyId: Company.CompanyId
   }
 >()("@fatura/api/Caller") {}
 

@@ -1,10 +1,21 @@
 // Use case: turns a bearer secret key into the calling company, or refuses it.
-import { Context, Effect, Layer, Option } from "effect"
+import { Cache, Context, type Duration, Effect, Exit, Layer, Option } from "effect"
 import { CompanyRepository } from "./CompanyRepository.js"
 import type { StorageUnavailable } from "./Failures.js"
 import { CompanyBlocked, Unauthenticated } from "./Failures.js"
 import type { Principal, PublicPrincipal } from "./Principal.js"
 import { publicTokenPattern, secretKeyPattern, sha256Hex } from "./Secrets.js"
+
+/**
+ * How long the answer for a secret key is reused before it is looked up again: a revoked key, or a company blocked
+ * from the system, is refused within this time (the contract allows 5 s). Zero looks every request up.
+ */
+export const KeyCacheTtl = Context.Reference<Duration.Input>("@fatura/application/KeyCacheTtl", {
+  defaultValue: () => "3 seconds"
+})
+
+/** At most this many keys are remembered; the least recently used go first. */
+const keyCacheCapacity = 10_000
 
 export class Authentication extends Context.Service<
   Authentication,
@@ -22,17 +33,33 @@ export class Authentication extends Context.Service<
     Authentication,
     Effect.gen(function* () {
       const companies = yield* CompanyRepository
+      const ttl = yield* KeyCacheTtl
+
+      // A refusal is an answer like an acceptance and is remembered as long; a storage failure is not an answer.
+      const lookUp = (secretKey: string) =>
+        Effect.gen(function* () {
+          const found = yield* companies.findKeyByHash(yield* sha256Hex(secretKey))
+          if (Option.isNone(found) || found.value.key.kind !== "secret" || found.value.key.revokedAt !== null) {
+            return new Unauthenticated({ reason: "unknown or revoked secret key" })
+          }
+          const { key, company } = found.value
+          if (company.blocks.system) return new CompanyBlocked({ block: "system" })
+          return { keyId: key.id, mode: key.mode, companyId: company.id } satisfies Principal
+        })
+      // Keyed by the presented key itself, which never leaves this process's memory: hashing it again on every
+      // request is what the cache saves.
+      const answers = yield* Cache.makeWith(lookUp, {
+        capacity: keyCacheCapacity,
+        timeToLive: (exit) => (Exit.isSuccess(exit) ? ttl : 0)
+      })
+
       const authenticate = Effect.fn("Authentication.authenticate")(function* (secretKey: string) {
         if (!secretKeyPattern.test(secretKey)) {
           return yield* new Unauthenticated({ reason: "missing or malformed secret key" })
         }
-        const found = yield* companies.findKeyByHash(yield* sha256Hex(secretKey))
-        if (Option.isNone(found) || found.value.key.kind !== "secret" || found.value.key.revokedAt !== null) {
-          return yield* new Unauthenticated({ reason: "unknown or revoked secret key" })
-        }
-        const { key, company } = found.value
-        if (company.blocks.system) return yield* new CompanyBlocked({ block: "system" })
-        return { keyId: key.id, mode: key.mode, company } satisfies Principal
+        const answer = yield* Cache.get(answers, secretKey)
+        if (answer instanceof Unauthenticated || answer instanceof CompanyBlocked) return yield* answer
+        return answer
       })
       const authenticatePublic = Effect.fn("Authentication.authenticatePublic")(function* (publicToken: string) {
         if (!publicTokenPattern.test(publicToken)) {

@@ -2,7 +2,7 @@
 import { type Company, FeePlan, type Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
-import { CompanyRepository } from "./CompanyRepository.js"
+import { CompanyRepository, companyOf } from "./CompanyRepository.js"
 import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
 import type { Principal } from "./Principal.js"
 import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "./Secrets.js"
@@ -65,8 +65,10 @@ export class Companies extends Context.Service<
       const transactions = yield* Transactions
 
       const info = Effect.fn("Companies.info")(function* (principal: Principal) {
-        const totals = yield* companies.totals(principal.company.id, principal.mode, yield* Clock.now)
-        return { company: principal.company, totals }
+        return yield* companyOf(
+          companies.findWithTotals(principal.companyId, principal.mode, yield* Clock.now),
+          principal.companyId
+        )
       })
 
       const insertCompanyWithKey = Effect.fn("Companies.register")(function* (registration: Registration) {
@@ -114,12 +116,12 @@ export class Companies extends Context.Service<
       const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
         const now = yield* Clock.now
         const activation = yield* companies.activate3ds(
-          principal.company.id,
-          yield* publicTokenCandidate(principal.company.id, principal.mode, now),
+          principal.companyId,
+          yield* publicTokenCandidate(principal.companyId, principal.mode, now),
           now
         )
         return {
-          company: { ...principal.company, isActive3ds: true, updatedAt: now },
+          company: yield* companyOf(companies.findById(principal.companyId), principal.companyId),
           publicToken: activation.publicToken,
           activatedAt: activation.activatedAt,
           updatedAt: activation.updatedAt

@@ -1,7 +1,7 @@
 // Port: companies, their totals, and their keys.
 import type { Company, FeePlan, Invoice, Timestamp } from "@fatura/domain"
-import { Context, type Effect, type Option } from "effect"
-import type { StorageUnavailable } from "./Failures.js"
+import { Context, Effect, Option } from "effect"
+import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
 
 export interface NewCompany {
   readonly cnpj: string
@@ -56,6 +56,15 @@ export class CompanyRepository extends Context.Service<
       mode: Invoice.Mode,
       now: Timestamp.Timestamp
     ) => Effect.Effect<Company.CompanyTotals, StorageUnavailable>
+    /** The company and its totals in one statement. */
+    readonly findWithTotals: (
+      id: Company.CompanyId,
+      mode: Invoice.Mode,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<
+      Option.Option<{ readonly company: Company.Company; readonly totals: Company.CompanyTotals }>,
+      StorageUnavailable
+    >
     readonly setBlock: (
       id: Company.CompanyId,
       block: Company.BlockKind,
@@ -82,3 +91,15 @@ export class CompanyRepository extends Context.Service<
     readonly listKeys: (id: Company.CompanyId) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, StorageUnavailable>
   }
 >()("@fatura/application/CompanyRepository") {}
+
+/**
+ * The company behind an authenticated key, as it is now. Keys reference their company and companies are never
+ * deleted, so a missing one is a defect, not an answer.
+ */
+export const companyOf = <A>(
+  found: Effect.Effect<Option.Option<A>, StorageUnavailable>,
+  companyId: Company.CompanyId
+) =>
+  Effect.flatMap(found, (value) =>
+    Option.isSome(value) ? Effect.succeed(value.value) : Effect.die(new CompanyNotFound({ companyId }))
+  )

@@ -14,7 +14,7 @@ import {
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
-import { CompanyRepository } from "./CompanyRepository.js"
+import { CompanyRepository, companyOf } from "./CompanyRepository.js"
 import {
   CompanyNotFound,
   InsufficientBalance,
@@ -91,14 +91,18 @@ export class InvoiceLifecycle extends Context.Service<
         return { invoice: moved, company, totals } satisfies InvoiceView
       })
 
+      /** The caller's invoice, locked, and the company as it is now. */
       const locked = Effect.fnUntraced(function* (principal: Principal, raw: string, withLedger: boolean) {
         const reference = parseReference(raw)
         if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
         // Money moves of one company are serialized: a refund must see every earlier one in the balance.
-        if (withLedger) yield* invoices.lockCompanyLedger(principal.company.id)
-        const invoice = yield* invoices.lock(principal.company.id, principal.mode, reference.value)
+        const company = yield* companyOf(
+          withLedger ? invoices.lockCompanyLedger(principal.companyId) : companies.findById(principal.companyId),
+          principal.companyId
+        )
+        const invoice = yield* invoices.lock(principal.companyId, principal.mode, reference.value)
         if (Option.isNone(invoice)) return yield* new InvoiceNotFound({ reference: raw })
-        return invoice.value
+        return { invoice: invoice.value, company }
       })
 
       const transition = (
@@ -128,16 +132,16 @@ export class InvoiceLifecycle extends Context.Service<
       ) {
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const invoice = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference, true)
             const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
               Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
             )
             const now = yield* Clock.now
-            const totals = yield* companies.totals(principal.company.id, principal.mode, now)
+            const totals = yield* companies.totals(principal.companyId, principal.mode, now)
             const balance = balanceOf(totals, invoice.method)
             if (balance < plan.amount) return yield* new InsufficientBalance({ balance, required: plan.amount })
             return yield* move(
-              principal.company,
+              company,
               invoice,
               transition(invoice, plan.status, now, {
                 refundedAmount: (invoice.refundedAmount + plan.amount) as Cents.Cents,
@@ -153,7 +157,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const invoice = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference, true)
             if (invoice.method === "credit_card") {
               return yield* new MoveNotAllowed({ reason: "card invoices are paid with a card, not by the sandbox" })
             }
@@ -162,7 +166,7 @@ export class InvoiceLifecycle extends Context.Service<
             )
             const now = yield* Clock.now
             return yield* move(
-              principal.company,
+              company,
               invoice,
               transition(invoice, status, now, {
                 paidAt: now,
@@ -177,11 +181,11 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const invoice = yield* locked(principal, reference, false)
+            const { invoice, company } = yield* locked(principal, reference, false)
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "expire")).pipe(
               Effect.mapError(notAllowed)
             )
-            return yield* move(principal.company, invoice, transition(invoice, status, yield* Clock.now))
+            return yield* move(company, invoice, transition(invoice, status, yield* Clock.now))
           })
         )
       })
@@ -190,7 +194,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const invoice = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference, true)
             if (invoice.method !== "credit_card") {
               return yield* new MoveNotAllowed({ reason: "chargebacks happen to card invoices only" })
             }
@@ -199,7 +203,7 @@ export class InvoiceLifecycle extends Context.Service<
             )
             const notRefunded = (invoice.amount - invoice.refundedAmount) as Cents.Cents
             return yield* move(
-              principal.company,
+              company,
               invoice,
               transition(invoice, status, yield* Clock.now, {
                 movements: Ledger.onChargeback(invoice.method, notRefunded)

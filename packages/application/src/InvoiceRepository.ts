@@ -119,6 +119,23 @@ export class InvoiceRepository extends Context.Service<
       reference: InvoiceReference
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /**
+     * `find`, with the company as it is now and its totals with the competition month of `now`, in one statement:
+     * what Search Transaction answers.
+     */
+    readonly findWithCompany: (
+      companyId: Company.CompanyId,
+      mode: Invoice.Mode,
+      reference: InvoiceReference,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<
+      Option.Option<{
+        readonly invoice: Invoice.Invoice
+        readonly company: Company.Company
+        readonly totals: Company.CompanyTotals
+      }>,
+      StorageUnavailable
+    >
+    /**
      * The company's invoice, locked until the enclosing transaction ends, so that concurrent changes to it
      * (refunds, chargebacks) happen one after the other.
      */
@@ -127,8 +144,13 @@ export class InvoiceRepository extends Context.Service<
       mode: Invoice.Mode,
       reference: InvoiceReference
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
-    /** Serializes the money-moving changes of one company inside the enclosing transaction. */
-    readonly lockCompanyLedger: (companyId: Company.CompanyId) => Effect.Effect<void, StorageUnavailable>
+    /**
+     * Serializes the money-moving changes of one company inside the enclosing transaction; returns the company as it
+     * is now, which stays so until the transaction ends.
+     */
+    readonly lockCompanyLedger: (
+      companyId: Company.CompanyId
+    ) => Effect.Effect<Option.Option<Company.Company>, StorageUnavailable>
     /** Applies a transition to a locked invoice and returns the invoice as it now is. */
     readonly applyTransition: (
       invoice: Invoice.Invoice,

@@ -17,11 +17,10 @@ import { BoletoIssuer } from "./BoletoIssuer.js"
 import { CardAcquirer, type CardChargeResult, type CardData } from "./CardAcquirer.js"
 import { CardTokenRepository } from "./CardTokenRepository.js"
 import * as Clock from "./Clock.js"
-import { CompanyRepository } from "./CompanyRepository.js"
+import { CompanyRepository, companyOf } from "./CompanyRepository.js"
 import {
   type AcquirerUnavailable,
   CompanyBlocked,
-  CompanyNotFound,
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
@@ -297,7 +296,7 @@ export class Invoices extends Context.Service<
       })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
-        const company = principal.company
+        const company = yield* companyOf(companies.findById(principal.companyId), principal.companyId)
         const block = Company.creationBlock(company.blocks, input.method)
         if (block !== undefined) return yield* new CompanyBlocked({ block })
 
@@ -360,7 +359,9 @@ export class Invoices extends Context.Service<
             break
           }
           case "credit_card": {
-            if (input.card !== null) outcome = yield* charge(principal, input.card, amount, installments, now)
+            if (input.card !== null) {
+              outcome = yield* charge({ company, mode: principal.mode }, input.card, amount, installments, now)
+            }
             break
           }
         }
@@ -467,10 +468,14 @@ export class Invoices extends Context.Service<
       const find = Effect.fn("Invoices.find")(function* (principal: Principal, raw: string) {
         const reference = parseReference(raw)
         if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
-        const found = yield* invoices.find(principal.company.id, principal.mode, reference.value)
+        const found = yield* invoices.findWithCompany(
+          principal.companyId,
+          principal.mode,
+          reference.value,
+          yield* Clock.now
+        )
         if (Option.isNone(found)) return yield* new InvoiceNotFound({ reference: raw })
-        const totals = yield* companies.totals(principal.company.id, principal.mode, yield* Clock.now)
-        return { invoice: found.value, company: principal.company, totals }
+        return found.value
       })
 
       const findForPayer = Effect.fn("Invoices.findForPayer")(function* (secureId: string, token: string) {
@@ -480,11 +485,8 @@ export class Invoices extends Context.Service<
         if (Option.isNone(found) || !sameSecret(found.value.tokenCheckout, token)) {
           return yield* new InvoiceNotFound({ reference: secureId })
         }
-        const company = yield* companies.findById(found.value.companyId)
-        if (Option.isNone(company)) {
-          return yield* Effect.die(new CompanyNotFound({ companyId: found.value.companyId }))
-        }
-        return { invoice: found.value, company: company.value }
+        const company = yield* companyOf(companies.findById(found.value.companyId), found.value.companyId)
+        return { invoice: found.value, company }
       })
 
       const checkout = Effect.fn("Invoices.checkout")(function* (secureId: string, token: string) {
@@ -499,12 +501,12 @@ export class Invoices extends Context.Service<
           const reference = parseReference(query.startingAfter)
           const cursor = Option.isNone(reference)
             ? Option.none()
-            : yield* invoices.find(principal.company.id, principal.mode, reference.value)
+            : yield* invoices.find(principal.companyId, principal.mode, reference.value)
           if (Option.isNone(cursor)) return yield* new UnknownCursor({ cursor: query.startingAfter })
           beforeId = cursor.value.id
         }
         const rows = yield* invoices.list({
-          companyId: principal.company.id,
+          companyId: principal.companyId,
           mode: principal.mode,
           beforeId,
           status: query.status,
@@ -514,10 +516,13 @@ export class Invoices extends Context.Service<
           externalRef: query.externalRef,
           limit: query.limit
         })
-        const totals = yield* companies.totals(principal.company.id, principal.mode, yield* Clock.now)
+        const { company, totals } = yield* companyOf(
+          companies.findWithTotals(principal.companyId, principal.mode, yield* Clock.now),
+          principal.companyId
+        )
         return {
           invoices: rows.slice(0, query.limit),
-          company: principal.company,
+          company,
           totals,
           hasMore: rows.length > query.limit
         } satisfies InvoicePage
@@ -531,8 +536,7 @@ export class Invoices extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const found = yield* findForPayer(secureId, checkoutToken)
-            const company = found.company
-            yield* invoices.lockCompanyLedger(company.id)
+            const company = yield* companyOf(invoices.lockCompanyLedger(found.company.id), found.company.id)
             const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
             const invoice = locked.value

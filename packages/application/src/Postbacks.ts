@@ -159,7 +159,7 @@ export class Postbacks extends Context.Service<
         const reference = parseReference(raw)
         const found = Option.isNone(reference)
           ? Option.none()
-          : yield* invoices.find(principal.company.id, principal.mode, reference.value)
+          : yield* invoices.find(principal.companyId, principal.mode, reference.value)
         if (Option.isNone(found)) return yield* new InvoiceNotFound({ reference: raw })
         return found.value.id
       })
@@ -168,12 +168,12 @@ export class Postbacks extends Context.Service<
         const livemode = principal.mode === "live"
         let before: number | null = null
         if (query.startingAfter !== null) {
-          const position = yield* repository.eventPosition(principal.company.id, livemode, query.startingAfter)
+          const position = yield* repository.eventPosition(principal.companyId, livemode, query.startingAfter)
           if (Option.isNone(position)) return yield* new UnknownCursor({ cursor: query.startingAfter })
           before = position.value
         }
         const found = yield* repository.listEvents({
-          companyId: principal.company.id,
+          companyId: principal.companyId,
           livemode,
           before,
           type: query.type,
@@ -188,20 +188,20 @@ export class Postbacks extends Context.Service<
         run,
         events,
         deliveries: Effect.fn("Postbacks.deliveries")(function* (principal, filter) {
-          if ("eventId" in filter) return yield* repository.listDeliveries(principal.company.id, filter)
-          return yield* repository.listDeliveries(principal.company.id, {
+          if ("eventId" in filter) return yield* repository.listDeliveries(principal.companyId, filter)
+          return yield* repository.listDeliveries(principal.companyId, {
             invoiceId: yield* invoiceId(principal, filter.invoice)
           })
         }),
         retry: Effect.fn("Postbacks.retry")(function* (principal, deliveryId) {
-          const found = yield* repository.retry(principal.company.id, deliveryId, yield* Clock.now)
+          const found = yield* repository.retry(principal.companyId, deliveryId, yield* Clock.now)
           if (!found) return yield* new DeliveryNotFound({ deliveryId })
         }),
         rollSecret: Effect.fn("Postbacks.rollSecret")(function* (principal) {
           const secret = newWebhookSecret()
           const now = yield* Clock.now
           yield* repository.rollWebhookSecret(
-            principal.company.id,
+            principal.companyId,
             secret,
             now,
             Timestamp.plusSeconds(now, secretOverlapSeconds)

@@ -67,7 +67,7 @@ export const make = Effect.gen(function* () {
     const authorization = request.headers.authorization ?? ""
     const secretKey = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
     return authentication.authenticate(secretKey).pipe(
-      Effect.map((principal) => Option.some(principal.company.id)),
+      Effect.map((principal) => Option.some(principal.companyId)),
       Effect.orElseSucceed(() => Option.none())
     )
   }

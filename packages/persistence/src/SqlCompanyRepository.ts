@@ -196,6 +196,18 @@ export const layer = Layer.effect(
           storage
         ),
 
+      findWithTotals: (id, mode, now) =>
+        sql`
+          SELECT ${companyColumns(sql, "c")}, ${totalsColumns(sql, "o", now)}
+          FROM companies c
+          CROSS JOIN (VALUES (${id}::bigint, ${mode}::text)) AS o (company_id, mode) ${joinBalances(sql, "o")}
+          WHERE c.id = ${id}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullishOr(rows[0]), (row) => ({ company: toCompany(row), totals: toTotals(row) }))
+          ),
+          storage
+        ),
+
       setBlock: (id, block, blocked, now) =>
         sql`
           UPDATE companies SET ${sql(blockColumn[block])} = ${blocked}, updated_at = ${now}::timestamptz

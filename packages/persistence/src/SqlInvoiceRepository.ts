@@ -1,5 +1,5 @@
 // The InvoiceRepository port in SQL. An invoice is read with its client and timeline in one round trip.
-import { InvoiceRepository, type NewInvoice, type NewMovement } from "@fatura/application"
+import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "@fatura/application"
 import type {
   Cents,
   Company,
@@ -13,6 +13,7 @@ import type {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, nullableText, nullableTimestamp, storage, text, timestamp } from "./Columns.js"
+import { companyColumns, joinBalances, toCompany, toTotals, totalsColumns } from "./SqlCompanyRepository.js"
 
 const toClient = (row: Record<string, unknown>, prefix: string): Invoice.Client => ({
   id: int(row[`${prefix}id`]) as Invoice.ClientId,
@@ -126,8 +127,8 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const selectInvoice = sql.unsafe(`
-      SELECT i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
+    const invoiceColumns = sql.unsafe(`
+      i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
         i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
         i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
         fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
@@ -149,10 +150,16 @@ export const layer = Layer.effect(
         (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
                                                     'status', f.status, 'created_at', fatura_ts(f.created_at))
                                   ORDER BY f.id), '[]')
-           FROM refunds f WHERE f.invoice_id = i.id) AS refunds
-      FROM invoices i
+           FROM refunds f WHERE f.invoice_id = i.id) AS refunds`)
+    const invoiceTables = sql.unsafe(`
+      invoices i
       JOIN clients c ON c.id = i.client_id
       LEFT JOIN card_references r ON r.id = i.card_reference_id`)
+    const selectInvoice = sql`SELECT ${invoiceColumns} FROM ${invoiceTables}`
+    const byReference = (companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
+      reference._tag === "Id"
+        ? sql`i.id = ${reference.id} AND i.company_id = ${companyId} AND i.mode = ${mode}`
+        : sql`i.secure_id = ${reference.secureId}::uuid AND i.company_id = ${companyId} AND i.mode = ${mode}`
 
     const findById = (id: Invoice.InvoiceId) =>
       sql`${selectInvoice} WHERE i.id = ${id}`.pipe(
@@ -263,23 +270,30 @@ export const layer = Layer.effect(
         }).pipe(storage),
 
       find: (companyId, mode, reference) =>
-        (reference._tag === "Id"
-          ? sql`${selectInvoice} WHERE i.id = ${reference.id} AND i.company_id = ${companyId} AND i.mode = ${mode}`
-          : sql`${selectInvoice}
-              WHERE i.secure_id = ${reference.secureId}::uuid AND i.company_id = ${companyId} AND i.mode = ${mode}`
-        ).pipe(
+        sql`${selectInvoice} WHERE ${byReference(companyId, mode, reference)}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice)),
           storage
         ),
 
+      findWithCompany: (companyId, mode, reference, now) =>
+        sql`
+          SELECT ${invoiceColumns}, ${companyColumns(sql, "co", "company_")}, ${totalsColumns(sql, "i", now)}
+          FROM ${invoiceTables}
+          JOIN companies co ON co.id = i.company_id
+          ${joinBalances(sql, "i")}
+          WHERE ${byReference(companyId, mode, reference)}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullishOr(rows[0]), (row) => ({
+              invoice: toInvoice(row),
+              company: toCompany(row, "company_"),
+              totals: toTotals(row)
+            }))
+          ),
+          storage
+        ),
+
       lock: (companyId, mode, reference) =>
-        (reference._tag === "Id"
-          ? sql`SELECT id FROM invoices
-                WHERE id = ${reference.id} AND company_id = ${companyId} AND mode = ${mode} FOR UPDATE`
-          : sql`SELECT id FROM invoices
-                WHERE secure_id = ${reference.secureId}::uuid AND company_id = ${companyId} AND mode = ${mode}
-                FOR UPDATE`
-        ).pipe(
+        sql`SELECT i.id FROM invoices i WHERE ${byReference(companyId, mode, reference)} FOR UPDATE`.pipe(
           Effect.flatMap((rows) =>
             rows[0] === undefined ? Effect.succeed(Option.none()) : findById(int(rows[0].id) as Invoice.InvoiceId)
           ),
@@ -287,7 +301,10 @@ export const layer = Layer.effect(
         ),
 
       lockCompanyLedger: (companyId) =>
-        sql`SELECT id FROM companies WHERE id = ${companyId} FOR UPDATE`.pipe(Effect.asVoid, storage),
+        sql`SELECT ${companyColumns(sql, "c")} FROM companies c WHERE c.id = ${companyId} FOR UPDATE`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => toCompany(row))),
+          storage
+        ),
 
       applyTransition: (invoice, transition) =>
         Effect.gen(function* () {

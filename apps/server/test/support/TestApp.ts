@@ -2,10 +2,10 @@
 // for arranging companies and keys the way the CLI does.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, Companies, Expirations, Postbacks, type Registration } from "@fatura/application"
+import { ApiKeys, Companies, Expirations, KeyCacheTtl, Postbacks, type Registration } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
-import { Clock, Effect, Layer, Logger, ManagedRuntime, References } from "effect"
+import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
@@ -63,6 +63,8 @@ export interface AppOptions {
   readonly allowPrivatePostbacks?: boolean
   /** Requests a second per key; by default too many to matter, so that only the tests of the limit meet it. */
   readonly rateLimitPerKey?: number
+  /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
+  readonly keyCacheTtl?: Duration.Input
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
@@ -81,13 +83,30 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     ]),
     Layer.succeed(References.MinimumLogLevel, "All")
   )
+  // The SQL statements the service runs, by their text, while a test records them (`statementsDuring`).
+  let statements: Array<string> | undefined
+  const tracer = Tracer.make({
+    span: (spanOptions) => {
+      const span = new Tracer.NativeSpan(spanOptions)
+      const recording = statements
+      if (recording === undefined) return span
+      const attribute = span.attribute.bind(span)
+      span.attribute = (key, value) => {
+        if (key === "db.query.text") recording.push(String(value))
+        attribute(key, value)
+      }
+      return span
+    }
+  })
   const routes = FaturaHttp.routes.pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000))
   )
   const server = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
-    Layer.provide(captureLogs)
+    Layer.provide(captureLogs),
+    Layer.provide(Layer.succeed(Tracer.Tracer, tracer)),
+    Layer.provide(options.keyCacheTtl === undefined ? Layer.empty : Layer.succeed(KeyCacheTtl, options.keyCacheTtl))
   )
   const runtime = ManagedRuntime.make(server)
   const address = await runtime.runPromise(
@@ -193,9 +212,22 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     return rows
   }
 
+  /** The SQL statements run while `action` ran: the test must not run anything else meanwhile. */
+  const statementsDuring = async (action: () => Promise<unknown>) => {
+    const recorded: Array<string> = []
+    statements = recorded
+    try {
+      await action()
+    } finally {
+      statements = undefined
+    }
+    return recorded
+  }
+
   return {
     baseUrl,
     request,
+    statementsDuring,
     registerCompany,
     createKey,
     revokeKey,
