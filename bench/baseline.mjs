@@ -10,6 +10,7 @@ import pg from "pg"
 import {
   BEGIN,
   COMMIT,
+  CREATE_COMPANY_STEP,
   CREATE_STEPS,
   KEY_CACHE_MS,
   KEY_LOOKUP,
@@ -348,18 +349,18 @@ const searchedClient = (row) => ({
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const numericIdPattern = /^[1-9]\d{0,15}$/
 
-const contextFor = (company, id) => ({
-  companyId: company.key_company_id,
-  mode: company.key_mode,
+const contextFor = (key, id) => ({
+  companyId: key.key_company_id,
+  mode: key.key_mode,
   id,
   now: new Date().toISOString(),
   rows: {}
 })
 
-const search = async (company, id) => {
+const search = async (key, id) => {
   const steps = numericIdPattern.test(id) ? SEARCH_BY_ID_STEPS : uuidPattern.test(id) ? SEARCH_BY_SECURE_ID_STEPS : []
   if (steps.length === 0) return [404, { code: "not_found", message: "no invoice with that id" }]
-  const ctx = contextFor(company, id)
+  const ctx = contextFor(key, id)
   for (const step of steps) {
     ctx.rows[step.name] = await firstRow(pool, step.sql, step.params(ctx))
     if (step.name === "invoice" && ctx.rows.invoice === undefined) {
@@ -367,14 +368,20 @@ const search = async (company, id) => {
     }
   }
   const row = ctx.rows.invoice
-  return [200, invoiceJson(company, ctx.rows.totals, row, searchedClient(row))]
+  const current = Object.fromEntries(
+    Object.entries(row)
+      .filter(([column]) => column.startsWith("co_"))
+      .map(([column, value]) => [column.slice(3), value])
+  )
+  return [200, invoiceJson(current, row, row, searchedClient(row))]
 }
 
-const create = async (company, body) => {
+const create = async (key, body) => {
   const request = validateCreate(body)
   if (typeof request === "string") return [400, { code: "invalid_request", message: request }]
-  const ctx = contextFor(company, undefined)
+  const ctx = contextFor(key, undefined)
   ctx.body = request
+  const company = await firstRow(pool, CREATE_COMPANY_STEP.sql, CREATE_COMPANY_STEP.params(ctx))
   ctx.invoice = newPixInvoice(company, request, ctx.now)
   ctx.response = () => {
     const invoice = ctx.invoice

@@ -4,7 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Companies, Expirations, Postbacks } from "@fatura/application"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
-import { Console, Effect, Layer, Option } from "effect"
+import { Console, Effect, Layer, Option, References } from "effect"
 import { HttpRouter } from "effect/http"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
@@ -59,6 +59,7 @@ export const layer = (config: ServerConfig) => {
       })
     ),
     Layer.provide(embeddedOnly),
-    Layer.provide(services)
+    Layer.provide(services),
+    Layer.provide(Layer.succeed(References.TracerEnabled, false))
   )
 }

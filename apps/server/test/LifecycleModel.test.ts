@@ -2,6 +2,8 @@
 // creates, sandbox pays, refunds, expiries and chargebacks run against one fresh company per run, next to a
 // simple model of each invoice; after every step the answer must be the one the model predicts, every balance
 // must equal its ledger entries and the model, and the touched invoice must be consistent with itself.
+import { InvoiceTransaction } from "@fatura/domain"
+import { Exit, Schema } from "effect"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { boletoPayer, cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
@@ -337,6 +339,7 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
           { status: reply.status, code: reply.status >= 400 ? reply.body?.code : undefined },
           `${context}: ${JSON.stringify(reply.body).slice(0, 400)}`
         ).toEqual({ status: prediction.status, code: "code" in prediction ? prediction.code : undefined })
+        if (reply.status < 300) expectContractShape(reply.body, context)
         if ("apply" in prediction) {
           touched = prediction.apply()
           expect(reply.body.status, context).toBe(touched.status)
@@ -384,10 +387,20 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
     // A passing run takes a few seconds; the margin is for shrinking a counterexample.
   }, 120_000)
 
+  /**
+   * Exactly the Invoice transaction of the contract (SPEC 5.1): every field of its type, and nothing else. The service
+   * writes these responses without encoding them through the schema again, so this is what holds them to it.
+   */
+  const expectContractShape = (body: unknown, context: string) => {
+    const decoded = Schema.decodeUnknownExit(InvoiceTransaction.InvoiceTransaction, { onExcessProperty: "error" })(body)
+    expect(Exit.isSuccess(decoded) ? "matches" : String(decoded.cause), context).toBe("matches")
+  }
+
   /** The invoice as the API shows it agrees with the model and with itself. */
   const checkInvoice = async (key: string, model: ModelInvoice, context: string) => {
     const reply = await app.request("GET", `/api/v2/invoices?id=${model.secureId}`, { key })
     expect(reply.status, context).toBe(200)
+    expectContractShape(reply.body, context)
     const invoice = reply.body
     const where = `${context} / invoice ${model.secureId} (${model.method})`
 

@@ -5,6 +5,7 @@ import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
+import { invoiceResponse } from "./InvoiceResponse.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
 
@@ -78,8 +79,7 @@ export const layer = HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const caller = yield* Caller
-          const view = yield* invoices.create(caller, toCreateInput(payload))
-          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+          return invoiceResponse(yield* invoices.create(caller, toCreateInput(payload)), 201)
         }).pipe(Effect.mapError(toResponse))
       )
       .handle("list", ({ query }) =>
@@ -109,14 +109,12 @@ export const layer = HttpApiBuilder.group(
             payload.amount ?? null,
             payload.reason ?? null
           )
-          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+          return invoiceResponse(view, 201)
         }).pipe(Effect.mapError(toResponse))
       )
       .handle("search", ({ query }) =>
         Effect.gen(function* () {
-          const caller = yield* Caller
-          const view = yield* invoices.find(caller, query.id)
-          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+          return invoiceResponse(yield* invoices.find(yield* Caller, query.id), 200)
         }).pipe(Effect.mapError(toResponse))
       )
   })

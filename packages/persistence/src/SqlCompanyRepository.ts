@@ -137,6 +137,7 @@ export const layer = Layer.effect(
   CompanyRepository,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const columns = companyColumns(sql, "c")
 
     const insertKey = (key: NewApiKey) =>
       sql`
@@ -178,7 +179,7 @@ export const layer = Layer.effect(
         ),
 
       findById: (id) =>
-        sql`SELECT ${companyColumns(sql, "c")} FROM companies c WHERE c.id = ${id}`.pipe(
+        sql`SELECT ${columns} FROM companies c WHERE c.id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCompany)),
           storage
         ),
@@ -198,7 +199,7 @@ export const layer = Layer.effect(
 
       findWithTotals: (id, mode, now) =>
         sql`
-          SELECT ${companyColumns(sql, "c")}, ${totalsColumns(sql, "o", now)}
+          SELECT ${columns}, ${totalsColumns(sql, "o", now)}
           FROM companies c
           CROSS JOIN (VALUES (${id}::bigint, ${mode}::text)) AS o (company_id, mode) ${joinBalances(sql, "o")}
           WHERE c.id = ${id}`.pipe(
@@ -236,7 +237,7 @@ export const layer = Layer.effect(
 
       findKeyByHash: (hash) =>
         sql`
-          SELECT ${keyColumns(sql)}, ${companyColumns(sql, "c")}
+          SELECT ${keyColumns(sql)}, ${columns}
           FROM api_keys k JOIN companies c ON c.id = k.company_id
           WHERE k.hash = ${hash}`.pipe(
           Effect.map((rows) =>

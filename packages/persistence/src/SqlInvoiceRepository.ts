@@ -156,6 +156,9 @@ export const layer = Layer.effect(
       JOIN clients c ON c.id = i.client_id
       LEFT JOIN card_references r ON r.id = i.card_reference_id`)
     const selectInvoice = sql`SELECT ${invoiceColumns} FROM ${invoiceTables}`
+    const ownerColumns = companyColumns(sql, "co", "co_")
+    const invoiceBalances = joinBalances(sql, "i")
+    const companyLockColumns = companyColumns(sql, "c")
     const byReference = (companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
       reference._tag === "Id"
         ? sql`i.id = ${reference.id} AND i.company_id = ${companyId} AND i.mode = ${mode}`
@@ -277,15 +280,15 @@ export const layer = Layer.effect(
 
       findWithCompany: (companyId, mode, reference, now) =>
         sql`
-          SELECT ${invoiceColumns}, ${companyColumns(sql, "co", "company_")}, ${totalsColumns(sql, "i", now)}
+          SELECT ${invoiceColumns}, ${ownerColumns}, ${totalsColumns(sql, "i", now)}
           FROM ${invoiceTables}
           JOIN companies co ON co.id = i.company_id
-          ${joinBalances(sql, "i")}
+          ${invoiceBalances}
           WHERE ${byReference(companyId, mode, reference)}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullishOr(rows[0]), (row) => ({
               invoice: toInvoice(row),
-              company: toCompany(row, "company_"),
+              company: toCompany(row, "co_"),
               totals: toTotals(row)
             }))
           ),
@@ -301,7 +304,7 @@ export const layer = Layer.effect(
         ),
 
       lockCompanyLedger: (companyId) =>
-        sql`SELECT ${companyColumns(sql, "c")} FROM companies c WHERE c.id = ${companyId} FOR UPDATE`.pipe(
+        sql`SELECT ${companyLockColumns} FROM companies c WHERE c.id = ${companyId} FOR UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => toCompany(row))),
           storage
         ),
