@@ -24,9 +24,21 @@ export const KEY_LOOKUP = `
           FROM api_keys k JOIN companies c ON c.id = k.company_id
           WHERE k.hash = $1`
 
-// Create Invoices — CompanyRepository.findById (Invoices.create): the company as it is now, for its blocks, fee plan
-// and pix key (the key cache remembers only which company a key belongs to).
-export const COMPANY_BY_ID = `SELECT c.id AS id, c.cnpj AS cnpj, c.company_type AS company_type, c.corporate_reason AS corporate_reason, c.fantasy_name AS fantasy_name, c.url_website AS url_website, c.email AS email, c.address_street AS address_street, c.address_number AS address_number, c.address_city AS address_city, c.address_postal_code AS address_postal_code, c.address_province AS address_province, c.address_state AS address_state, c.bank_account AS bank_account, c.bank_agency AS bank_agency, c.bank_digit AS bank_digit, c.bank_name AS bank_name, c.bank_type AS bank_type, c.blocked_system AS blocked_system, c.blocked_processing AS blocked_processing, c.blocked_pix AS blocked_pix, c.blocked_card AS blocked_card, c.blocked_bank_slip AS blocked_bank_slip, c.blocked_sake AS blocked_sake, c.fee_plan AS fee_plan, c.is_custom AS is_custom, c.pix_key AS pix_key, c.three_ds_activated_at IS NOT NULL AS is_active_3ds, fatura_ts(c.created_at) AS created_at, fatura_ts(c.updated_at) AS updated_at FROM companies c WHERE c.id = $1`
+// Create Invoices — CompanyRepository.findWithTotals (Invoices.create): the company as it is now (its blocks, fee plan
+// and pix key; the key cache remembers only which company a key belongs to) and its running totals, for the
+// response's `enterprise` object, in one statement before the transaction.
+export const COMPANY_WITH_TOTALS = `
+          SELECT c.id AS id, c.cnpj AS cnpj, c.company_type AS company_type, c.corporate_reason AS corporate_reason, c.fantasy_name AS fantasy_name, c.url_website AS url_website, c.email AS email, c.address_street AS address_street, c.address_number AS address_number, c.address_city AS address_city, c.address_postal_code AS address_postal_code, c.address_province AS address_province, c.address_state AS address_state, c.bank_account AS bank_account, c.bank_agency AS bank_agency, c.bank_digit AS bank_digit, c.bank_name AS bank_name, c.bank_type AS bank_type, c.blocked_system AS blocked_system, c.blocked_processing AS blocked_processing, c.blocked_pix AS blocked_pix, c.blocked_card AS blocked_card, c.blocked_bank_slip AS blocked_bank_slip, c.blocked_sake AS blocked_sake, c.fee_plan AS fee_plan, c.is_custom AS is_custom, c.pix_key AS pix_key, c.three_ds_activated_at IS NOT NULL AS is_active_3ds, fatura_ts(c.created_at) AS created_at, fatura_ts(c.updated_at) AS updated_at, 
+  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
+  coalesce(b.bank_slip, 0) AS balance_bank_slip,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = o.company_id AND m.mode = o.mode) AS amount_invoice_total,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = o.company_id AND m.mode = o.mode
+      AND m.month = fatura_paid_month($1::timestamptz)) AS amount_invoices_competicion
+          FROM companies c
+          CROSS JOIN (VALUES ($2::bigint, $3::text)) AS o (company_id, mode) LEFT JOIN company_balances b ON b.company_id = o.company_id AND b.mode = o.mode
+          WHERE c.id = $4`
 
 // Search Transaction, by secureId — InvoiceRepository.findWithCompany (Invoices.find): in one statement the invoice
 // with its client, card reference, timeline, ledger movements and refunds, its company (columns prefixed `co_`), and
@@ -112,19 +124,6 @@ export const SEARCH_BY_ID = `
           LEFT JOIN company_balances b ON b.company_id = i.company_id AND b.mode = i.mode
           WHERE i.id = $2 AND i.company_id = $3 AND i.mode = $4`
 
-// Create Invoices, in the transaction — CompanyRepository.totals: the running balances and paid totals (migration
-// 0006) for the response's `enterprise` object.
-export const COMPANY_TOTALS = `
-          SELECT 
-  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
-  coalesce(b.bank_slip, 0) AS balance_bank_slip,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = o.company_id AND m.mode = o.mode) AS amount_invoice_total,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = o.company_id AND m.mode = o.mode
-      AND m.month = fatura_paid_month($1::timestamptz)) AS amount_invoices_competicion
-          FROM (VALUES ($2::bigint, $3::text)) AS o (company_id, mode) LEFT JOIN company_balances b ON b.company_id = o.company_id AND b.mode = o.mode`
-
 // Create Invoices — SqlTransactions: the transaction around CREATE_STEPS (ROLLBACK only when a step fails).
 export const BEGIN = "BEGIN"
 export const COMMIT = "COMMIT"
@@ -144,8 +143,9 @@ export const UPSERT_CLIENT = `
             fatura_ts(created_at) AS created_at, fatura_ts(updated_at) AS updated_at`
 
 // Create Invoices, in the transaction — InvoiceRepository.insert: the pending pix invoice with its fee split and
-// BR Code.
+// BR Code, and its `invoice.created` timeline entry, in one statement.
 export const INSERT_INVOICE = `
+            WITH inserted AS (
             INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
               refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
               token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
@@ -162,12 +162,14 @@ export const INSERT_INVOICE = `
               $26, $27, $28,
               $29::jsonb, $30,
               $31::timestamptz, $32::timestamptz, $33::timestamptz)
-            RETURNING id`
-
-// Create Invoices, in the transaction — InvoiceRepository timeline: the `invoice.created` entry.
-export const INSERT_TIMELINE = `
-        INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-        VALUES ($1, $2, $3, $4::timestamptz)`
+            RETURNING id
+            ), timeline AS (
+              INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+              SELECT inserted.id, entry.status, entry.event, $34::timestamptz
+              FROM inserted, (VALUES ($35, $36, $37)) AS entry (n, status, event)
+              ORDER BY entry.n
+            )
+            SELECT id FROM inserted`
 
 // Create Invoices, in the transaction — PostbackRepository event: `invoice.created` with the whole invoice as data
 // (the outbox the postbacks are delivered from).
@@ -175,8 +177,6 @@ export const INSERT_EVENT = `
             INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at)
             VALUES ($1, $2, $3, $4, $5,
                     $6::jsonb, $7::timestamptz)`
-
-const totalsParams = (ctx) => [ctx.now, ctx.companyId, ctx.mode]
 
 /** Search Transaction by secureId, after authentication: one statement. */
 export const SEARCH_BY_SECURE_ID_STEPS = [
@@ -188,8 +188,12 @@ export const SEARCH_BY_ID_STEPS = [
   { name: "invoice", sql: SEARCH_BY_ID, params: (ctx) => [ctx.now, ctx.id, ctx.companyId, ctx.mode] }
 ]
 
-/** Create Invoices (pix), after authentication: the company, read before the transaction. */
-export const CREATE_COMPANY_STEP = { name: "company", sql: COMPANY_BY_ID, params: (ctx) => [ctx.companyId] }
+/** Create Invoices (pix), after authentication: the company and its totals, read before the transaction. */
+export const CREATE_COMPANY_STEP = {
+  name: "company",
+  sql: COMPANY_WITH_TOTALS,
+  params: (ctx) => [ctx.now, ctx.companyId, ctx.mode, ctx.companyId]
+}
 
 /** Create Invoices (pix), after authentication: these run in order between BEGIN and COMMIT on one connection. */
 export const CREATE_STEPS = [
@@ -211,7 +215,6 @@ export const CREATE_STEPS = [
       ]
     }
   },
-  { name: "totals", sql: COMPANY_TOTALS, params: totalsParams },
   {
     name: "invoice",
     sql: INSERT_INVOICE,
@@ -250,14 +253,13 @@ export const CREATE_STEPS = [
         null,
         ctx.now,
         ctx.now,
-        null
+        null,
+        ctx.now,
+        0,
+        "pending",
+        "invoice.created"
       ]
     }
-  },
-  {
-    name: "timeline",
-    sql: INSERT_TIMELINE,
-    params: (ctx) => [ctx.rows.invoice.id, "pending", "invoice.created", ctx.now]
   },
   {
     name: "event",

@@ -387,7 +387,7 @@ const create = async (key, body) => {
     const invoice = ctx.invoice
     return invoiceJson(
       company,
-      ctx.rows.totals,
+      company,
       {
         id: ctx.rows.invoice?.id,
         secure_id: invoice.secureId,

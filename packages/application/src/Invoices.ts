@@ -296,7 +296,12 @@ export class Invoices extends Context.Service<
       })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
-        const company = yield* companyOf(companies.findById(principal.companyId), principal.companyId)
+        const now = yield* Clock.now
+        // The totals as the invoice is created: what the created event and a pending invoice's answer show.
+        const { company, totals: totalsBefore } = yield* companyOf(
+          companies.findWithTotals(principal.companyId, principal.mode, now),
+          principal.companyId
+        )
         const block = Company.creationBlock(company.blocks, input.method)
         if (block !== undefined) return yield* new CompanyBlocked({ block })
 
@@ -324,7 +329,6 @@ export class Invoices extends Context.Service<
               }))
         if (input.items !== null) yield* Effect.fromResult(Invoice.checkItemsTotal(items, amount))
 
-        const now = yield* Clock.now
         const today = Clock.businessDate(now)
         const secureId = randomUuid()
         const tokenCheckout = randomUrlToken()
@@ -430,7 +434,6 @@ export class Invoices extends Context.Service<
                       expirationYear: draft.card.expirationYear,
                       now
                     })
-              const totalsBefore = yield* companies.totals(company.id, principal.mode, now)
               const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
               const totals = approved ? yield* companies.totals(company.id, principal.mode, now) : totalsBefore
               const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>

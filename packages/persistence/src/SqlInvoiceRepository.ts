@@ -237,7 +237,10 @@ export const layer = Layer.effect(
       insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
         Effect.gen(function* () {
           const boleto = invoice.boleto
+          // The invoice and its timeline in one statement; the entries keep their order (their ids follow `n`).
+          const entries = sql.csv(timeline.map((entry, n) => sql`(${n}, ${entry.status}, ${entry.event})`))
           const inserted = yield* sql`
+            WITH inserted AS (
             INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
               refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
               token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
@@ -254,9 +257,15 @@ export const layer = Layer.effect(
               ${boleto?.url ?? null}, ${boleto?.bankCode ?? null}, ${boleto?.ourNumber ?? null},
               ${invoice.card === null ? null : JSON.stringify(invoice.card)}::jsonb, ${cardAssociate?.id ?? null},
               ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
-            RETURNING id`
+            RETURNING id
+            ), timeline AS (
+              INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+              SELECT inserted.id, entry.status, entry.event, ${invoice.createdAt}::timestamptz
+              FROM inserted, (VALUES ${entries}) AS entry (n, status, event)
+              ORDER BY entry.n
+            )
+            SELECT id FROM inserted`
           const id = int(inserted[0]!.id) as Invoice.InvoiceId
-          for (const entry of timeline) yield* appendTimeline(id, entry, invoice.createdAt)
           const stored: Array<Invoice.Movement> = []
           for (const movement of movements) {
             stored.push(yield* appendLedger({ ...invoice, id }, movement, invoice.createdAt))
