@@ -40,89 +40,54 @@ export const COMPANY_WITH_TOTALS = `
           CROSS JOIN (VALUES ($2::bigint, $3::text)) AS o (company_id, mode) LEFT JOIN company_balances b ON b.company_id = o.company_id AND b.mode = o.mode
           WHERE c.id = $4`
 
+// The statement of both searches up to its WHERE clause.
+const SEARCH_SELECT = `
+          SELECT 
+      i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
+        i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
+        i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
+        fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
+        fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
+        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
+        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
+        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
+        fatura_ts(r.created_at) AS card_reference_created_at,
+        c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
+        c.document_type AS client_document_type, c.document_number AS client_document_number,
+        fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
+        (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
+                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
+           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
+        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
+                                                    'amount', l.amount, 'balance', l.balance,
+                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
+           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
+        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
+                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
+                                  ORDER BY f.id), '[]')
+           FROM refunds f WHERE f.invoice_id = i.id) AS refunds, co.id AS co_id, co.cnpj AS co_cnpj, co.company_type AS co_company_type, co.corporate_reason AS co_corporate_reason, co.fantasy_name AS co_fantasy_name, co.url_website AS co_url_website, co.email AS co_email, co.address_street AS co_address_street, co.address_number AS co_address_number, co.address_city AS co_address_city, co.address_postal_code AS co_address_postal_code, co.address_province AS co_address_province, co.address_state AS co_address_state, co.bank_account AS co_bank_account, co.bank_agency AS co_bank_agency, co.bank_digit AS co_bank_digit, co.bank_name AS co_bank_name, co.bank_type AS co_bank_type, co.blocked_system AS co_blocked_system, co.blocked_processing AS co_blocked_processing, co.blocked_pix AS co_blocked_pix, co.blocked_card AS co_blocked_card, co.blocked_bank_slip AS co_blocked_bank_slip, co.blocked_sake AS co_blocked_sake, co.fee_plan AS co_fee_plan, co.is_custom AS co_is_custom, co.pix_key AS co_pix_key, co.three_ds_activated_at IS NOT NULL AS co_is_active_3ds, fatura_ts(co.created_at) AS co_created_at, fatura_ts(co.updated_at) AS co_updated_at, 
+  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
+  coalesce(b.bank_slip, 0) AS balance_bank_slip,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = i.company_id AND m.mode = i.mode) AS amount_invoice_total,
+  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
+    WHERE m.company_id = i.company_id AND m.mode = i.mode
+      AND m.month = fatura_paid_month($1::timestamptz)) AS amount_invoices_competicion
+          FROM 
+      invoices i
+      JOIN clients c ON c.id = i.client_id
+      LEFT JOIN card_references r ON r.id = i.card_reference_id
+          JOIN companies co ON co.id = i.company_id
+          LEFT JOIN company_balances b ON b.company_id = i.company_id AND b.mode = i.mode
+          `
+
 // Search Transaction, by secureId — InvoiceRepository.findWithCompany (Invoices.find): in one statement the invoice
 // with its client, card reference, timeline, ledger movements and refunds, its company (columns prefixed `co_`), and
 // the company's running balances and paid totals (this month in São Paulo), scoped to the key's company and mode.
-export const SEARCH_BY_SECURE_ID = `
-          SELECT 
-      i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
-        i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
-        i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
-        fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
-        fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
-        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
-        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
-        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
-        fatura_ts(r.created_at) AS card_reference_created_at,
-        c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
-        c.document_type AS client_document_type, c.document_number AS client_document_number,
-        fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
-        (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
-                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
-           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
-        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
-                                                    'amount', l.amount, 'balance', l.balance,
-                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
-           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
-        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
-                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
-                                  ORDER BY f.id), '[]')
-           FROM refunds f WHERE f.invoice_id = i.id) AS refunds, co.id AS co_id, co.cnpj AS co_cnpj, co.company_type AS co_company_type, co.corporate_reason AS co_corporate_reason, co.fantasy_name AS co_fantasy_name, co.url_website AS co_url_website, co.email AS co_email, co.address_street AS co_address_street, co.address_number AS co_address_number, co.address_city AS co_address_city, co.address_postal_code AS co_address_postal_code, co.address_province AS co_address_province, co.address_state AS co_address_state, co.bank_account AS co_bank_account, co.bank_agency AS co_bank_agency, co.bank_digit AS co_bank_digit, co.bank_name AS co_bank_name, co.bank_type AS co_bank_type, co.blocked_system AS co_blocked_system, co.blocked_processing AS co_blocked_processing, co.blocked_pix AS co_blocked_pix, co.blocked_card AS co_blocked_card, co.blocked_bank_slip AS co_blocked_bank_slip, co.blocked_sake AS co_blocked_sake, co.fee_plan AS co_fee_plan, co.is_custom AS co_is_custom, co.pix_key AS co_pix_key, co.three_ds_activated_at IS NOT NULL AS co_is_active_3ds, fatura_ts(co.created_at) AS co_created_at, fatura_ts(co.updated_at) AS co_updated_at, 
-  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
-  coalesce(b.bank_slip, 0) AS balance_bank_slip,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = i.company_id AND m.mode = i.mode) AS amount_invoice_total,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = i.company_id AND m.mode = i.mode
-      AND m.month = fatura_paid_month($1::timestamptz)) AS amount_invoices_competicion
-          FROM 
-      invoices i
-      JOIN clients c ON c.id = i.client_id
-      LEFT JOIN card_references r ON r.id = i.card_reference_id
-          JOIN companies co ON co.id = i.company_id
-          LEFT JOIN company_balances b ON b.company_id = i.company_id AND b.mode = i.mode
-          WHERE i.secure_id = $2::uuid AND i.company_id = $3 AND i.mode = $4`
+export const SEARCH_BY_SECURE_ID = `${SEARCH_SELECT}WHERE i.secure_id = $2::uuid AND i.company_id = $3 AND i.mode = $4`
 
 // Search Transaction, by numeric id — the same statement by `invoices.id`.
-export const SEARCH_BY_ID = `
-          SELECT 
-      i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
-        i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
-        i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
-        fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
-        fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
-        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
-        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
-        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
-        fatura_ts(r.created_at) AS card_reference_created_at,
-        c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
-        c.document_type AS client_document_type, c.document_number AS client_document_number,
-        fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
-        (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
-                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
-           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
-        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
-                                                    'amount', l.amount, 'balance', l.balance,
-                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
-           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
-        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
-                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
-                                  ORDER BY f.id), '[]')
-           FROM refunds f WHERE f.invoice_id = i.id) AS refunds, co.id AS co_id, co.cnpj AS co_cnpj, co.company_type AS co_company_type, co.corporate_reason AS co_corporate_reason, co.fantasy_name AS co_fantasy_name, co.url_website AS co_url_website, co.email AS co_email, co.address_street AS co_address_street, co.address_number AS co_address_number, co.address_city AS co_address_city, co.address_postal_code AS co_address_postal_code, co.address_province AS co_address_province, co.address_state AS co_address_state, co.bank_account AS co_bank_account, co.bank_agency AS co_bank_agency, co.bank_digit AS co_bank_digit, co.bank_name AS co_bank_name, co.bank_type AS co_bank_type, co.blocked_system AS co_blocked_system, co.blocked_processing AS co_blocked_processing, co.blocked_pix AS co_blocked_pix, co.blocked_card AS co_blocked_card, co.blocked_bank_slip AS co_blocked_bank_slip, co.blocked_sake AS co_blocked_sake, co.fee_plan AS co_fee_plan, co.is_custom AS co_is_custom, co.pix_key AS co_pix_key, co.three_ds_activated_at IS NOT NULL AS co_is_active_3ds, fatura_ts(co.created_at) AS co_created_at, fatura_ts(co.updated_at) AS co_updated_at, 
-  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
-  coalesce(b.bank_slip, 0) AS balance_bank_slip,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = i.company_id AND m.mode = i.mode) AS amount_invoice_total,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = i.company_id AND m.mode = i.mode
-      AND m.month = fatura_paid_month($1::timestamptz)) AS amount_invoices_competicion
-          FROM 
-      invoices i
-      JOIN clients c ON c.id = i.client_id
-      LEFT JOIN card_references r ON r.id = i.card_reference_id
-          JOIN companies co ON co.id = i.company_id
-          LEFT JOIN company_balances b ON b.company_id = i.company_id AND b.mode = i.mode
-          WHERE i.id = $2 AND i.company_id = $3 AND i.mode = $4`
+export const SEARCH_BY_ID = `${SEARCH_SELECT}WHERE i.id = $2 AND i.company_id = $3 AND i.mode = $4`
 
 // Create Invoices — SqlTransactions: the transaction around CREATE_STEPS (ROLLBACK only when a step fails).
 export const BEGIN = "BEGIN"

@@ -8,7 +8,7 @@ import { publicTokenPattern, secretKeyPattern, sha256Hex } from "./Secrets.js"
 
 /**
  * How long the answer for a secret key is reused before it is looked up again: a revoked key, or a company blocked
- * from the system, is refused within this time (the contract allows 5 s). Zero looks every request up.
+ * from the system, is refused within this time (revocation must take effect within 5 s). Zero looks every request up.
  */
 export const KeyCacheTtl = Context.Reference<Duration.Input>("@fatura/application/KeyCacheTtl", {
   defaultValue: () => "3 seconds"
