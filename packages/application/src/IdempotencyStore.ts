@@ -15,7 +15,7 @@ export interface StoredResponse {
 }
 
 export type Claim =
-  /** This request holds the key: run it, then complete or release the key. */
+  /** This request holds the key: run it, and store its response before the transaction commits. */
   | { readonly _tag: "Claimed" }
   | { readonly _tag: "Replay"; readonly response: StoredResponse }
   | { readonly _tag: "Conflict" }
@@ -25,19 +25,18 @@ export class IdempotencyStore extends Context.Service<
   IdempotencyStore,
   {
     /**
-     * Claims the key for a request with this body hash, or tells what became of it: a finished request with the
-     * same body is replayed, another body is a conflict, an unfinished one is in progress. A claim whose holder
-     * died is taken over once `leaseUntil` has passed.
+     * Inside a transaction: claims the key for a request with this body hash until the transaction ends, or tells
+     * what became of it — a finished request with the same body is replayed, another body is a conflict, a request
+     * holding the key in a live transaction is in progress. A holder that dies (its process killed, its connection
+     * lost) loses its claim with its transaction, so a repeat runs at once instead of waiting out a lease.
      */
-    readonly claim: (
+    readonly claim: (scope: IdempotencyScope, requestHash: string) => Effect.Effect<Claim, StorageUnavailable>
+    /** Stores the response of the claimed request, in the transaction of the request's own changes. */
+    readonly complete: (
       scope: IdempotencyScope,
       requestHash: string,
-      now: Timestamp.Timestamp,
-      leaseUntil: Timestamp.Timestamp
-    ) => Effect.Effect<Claim, StorageUnavailable>
-    /** Stores the response of a claimed request; meant to commit with the request's own changes. */
-    readonly complete: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<void, StorageUnavailable>
-    /** Lets the key go, so that a repeat runs anew (a response that is not stored). */
-    readonly release: (scope: IdempotencyScope) => Effect.Effect<void, StorageUnavailable>
+      response: StoredResponse,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<void, StorageUnavailable>
   }
 >()("@fatura/application/IdempotencyStore") {}

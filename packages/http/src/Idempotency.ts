@@ -1,8 +1,7 @@
 // SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the
 // request's own changes, in one transaction, and repeats get it back instead of running again.
 import { Authentication, Clock, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
-import { Timestamp } from "@fatura/domain"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 const keyPattern = /^[\x20-\x7E]{1,255}$/
@@ -10,9 +9,6 @@ const keyPattern = /^[\x20-\x7E]{1,255}$/
 /** Statuses whose response a repeat gets back; 400, 409, 429 and 5xx let the repeat run anew (SPEC 9). */
 export const isStored = (status: number) =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![400, 409, 429].includes(status))
-
-/** How long a claim holds against repeats before a dead holder's key may be taken over. */
-const leaseSeconds = 60
 
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical)
@@ -96,41 +92,50 @@ export const make = Effect.gen(function* () {
       const scope = { companyId: companyId.value, endpoint: `POST ${request.url.split("?")[0]}`, key }
       const body = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
       const requestHash = yield* Secrets.sha256Hex(requestFingerprint(body))
-      const now = yield* Clock.now
-      const claim = yield* store
-        .claim(scope, requestHash, now, Timestamp.plusSeconds(now, leaseSeconds))
-        .pipe(Effect.option)
-      if (Option.isNone(claim)) return errorResponse(503, "unavailable", "the service is temporarily unavailable")
-      switch (claim.value._tag) {
-        case "Replay":
-          return HttpServerResponse.text(claim.value.response.body, {
-            status: claim.value.response.status,
-            contentType: "application/json",
-            headers: { "idempotent-replayed": "true" }
-          })
-        case "Conflict":
-          return errorResponse(409, "idempotency_conflict", "this Idempotency-Key was used with another request body")
-        case "InProgress":
-          return errorResponse(409, "idempotency_in_progress", "a request with this Idempotency-Key is still running")
-        case "Claimed":
-          return yield* transactions
-            .withTransaction(
-              Effect.gen(function* () {
+      // The claim, the request's changes and its stored response share one transaction: a request that fails,
+      // or dies with its process, leaves the key free, and one that commits leaves its response.
+      return yield* transactions
+        .withTransaction(
+          Effect.gen(function* () {
+            const claim = yield* store.claim(scope, requestHash)
+            switch (claim._tag) {
+              case "Replay":
+                return HttpServerResponse.text(claim.response.body, {
+                  status: claim.response.status,
+                  contentType: "application/json",
+                  headers: { "idempotent-replayed": "true" }
+                })
+              case "Conflict":
+                return errorResponse(
+                  409,
+                  "idempotency_conflict",
+                  "this Idempotency-Key was used with another request body"
+                )
+              case "InProgress":
+                return errorResponse(
+                  409,
+                  "idempotency_in_progress",
+                  "a request with this Idempotency-Key is still running"
+                )
+              case "Claimed": {
                 const response = yield* httpEffect
                 if (isStored(response.status)) {
-                  yield* store.complete(scope, { status: response.status, body: bodyText(response) })
+                  yield* store.complete(
+                    scope,
+                    requestHash,
+                    { status: response.status, body: bodyText(response) },
+                    yield* Clock.now
+                  )
                 }
                 return response
-              })
-            )
-            .pipe(
-              Effect.onExit((exit) =>
-                Exit.isSuccess(exit) && isStored(exit.value.status) ? Effect.void : Effect.ignore(store.release(scope))
-              ),
-              Effect.catchTag("StorageUnavailable", () =>
-                Effect.succeed(errorResponse(503, "unavailable", "the service is temporarily unavailable"))
-              )
-            )
-      }
+              }
+            }
+          })
+        )
+        .pipe(
+          Effect.catchTag("StorageUnavailable", () =>
+            Effect.succeed(errorResponse(503, "unavailable", "the service is temporarily unavailable"))
+          )
+        )
     })
 })

@@ -356,6 +356,18 @@ const migrations = {
       SELECT company_id, mode, fatura_paid_month(paid_at), sum(amount)
       FROM invoices WHERE paid_at IS NOT NULL
       GROUP BY company_id, mode, fatura_paid_month(paid_at)`
+  }),
+  "0007_idempotency_claims_in_transaction": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // A claim is now a lock held by the request's own transaction; a row is only ever a stored response.
+    // Claims left by requests that died under the old lease scheme are dropped, so their keys can run again.
+    yield* sql`DELETE FROM idempotency_keys WHERE state <> 'completed'`
+    yield* sql`
+      ALTER TABLE idempotency_keys
+        DROP COLUMN state,
+        DROP COLUMN lease_until,
+        ALTER COLUMN response_status SET NOT NULL,
+        ALTER COLUMN response_body SET NOT NULL`
   })
 }
 

@@ -1,0 +1,11 @@
+// `pnpm test:reliability`: the built server as a real process on the local Postgres, under faults — killed,
+// its database stopped, fed hostile input, asked for other companies' objects — and, last, a scan of every
+// database, log and event the suite produced for the card numbers and security codes it sent.
+// The scenarios run in this order, one at a time: the outage stops the whole cluster.
+import { afterAll } from "vitest"
+import { crashScenario } from "./Crash.js"
+import { dropDatabases } from "./support/Cluster.js"
+
+afterAll(() => dropDatabases())
+
+crashScenario()

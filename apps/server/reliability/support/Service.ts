@@ -1,0 +1,170 @@
+// The built `fatura` program as a real process on a Postgres database: the CLI for companies and keys, and the
+// server, which a scenario may kill and start again on the same port. All it printed is kept for the final scan.
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { promisify } from "node:util"
+import { freePort, main } from "../../test/support/ServerProcess.js"
+
+const run = promisify(execFile)
+
+const outputs: Array<() => string> = []
+
+/** Everything every process of this run printed (logs included), for the final scan. */
+export const printed = (): ReadonlyArray<string> => outputs.map((output) => output())
+
+const environment = (databaseUrl: string, extra: Record<string, string> = {}) => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: "info",
+  ...extra
+})
+
+export const fatura = async (databaseUrl: string, ...args: Array<string>): Promise<string> => {
+  const { stdout, stderr } = await run(process.execPath, [main, ...args], { env: environment(databaseUrl) })
+  outputs.push(() => stdout + stderr)
+  return stdout
+}
+
+export interface Company {
+  readonly id: number
+  readonly testKey: string
+  readonly liveKey: string
+}
+
+let cnpjSeed = 0
+
+const cnpj = () => {
+  cnpjSeed += 1
+  const base = `${String(10_000_000 + ((Date.now() + cnpjSeed * 7919) % 89_999_999)).padStart(8, "0")}0001`
+  const digit = (body: string) => {
+    let weight = 2
+    let sum = 0
+    for (let i = body.length - 1; i >= 0; i--) {
+      sum += Number(body[i]) * weight
+      weight = weight === 9 ? 2 : weight + 1
+    }
+    const rest = sum % 11
+    return rest < 2 ? 0 : 11 - rest
+  }
+  const first = digit(base)
+  return `${base}${first}${digit(`${base}${first}`)}`
+}
+
+/** A company made the way an operator makes one, with a test key and a live key. */
+export const createCompany = async (databaseUrl: string, name: string): Promise<Company> => {
+  const printedCompany = await fatura(
+    databaseUrl,
+    "company",
+    "create",
+    "--name",
+    name,
+    "--cnpj",
+    cnpj(),
+    "--email",
+    "financeiro@example.com"
+  )
+  const id = Number(/company id\s+(\d+)/.exec(printedCompany)?.[1])
+  const testKey = /sk_test_[0-9A-Za-z]{32}/.exec(printedCompany)?.[0]
+  const liveKey = /sk_live_[0-9A-Za-z]{32}/.exec(await fatura(databaseUrl, "keys", "create", String(id), "--live"))?.[0]
+  if (!Number.isInteger(id) || testKey === undefined || liveKey === undefined) {
+    throw new Error(`unexpected output of the CLI:\n${printedCompany}`)
+  }
+  return { id, testKey, liveKey }
+}
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  readonly body: any
+}
+
+export interface RequestOptions {
+  readonly key?: string | undefined
+  readonly body?: unknown
+  readonly rawBody?: string | Uint8Array | undefined
+  readonly headers?: Record<string, string> | undefined
+  /** How long the client waits for the whole answer. */
+  readonly timeoutMs?: number | undefined
+}
+
+export interface Service {
+  readonly baseUrl: string
+  readonly start: () => Promise<void>
+  /** SIGKILL: no chance to finish anything. */
+  readonly kill: () => Promise<void>
+  /** SIGTERM, as an operator stops it. */
+  readonly stop: () => Promise<void>
+  readonly isRunning: () => boolean
+  readonly request: (method: string, path: string, options?: RequestOptions) => Promise<Reply>
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())
+  )
+
+export const serve = async (databaseUrl: string, settings: Record<string, string> = {}): Promise<Service> => {
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  let child: ChildProcess | undefined
+
+  const start = async () => {
+    let output = ""
+    outputs.push(() => output)
+    const started = spawn(process.execPath, [main, "serve"], {
+      env: environment(databaseUrl, { PORT: String(port), HOST: "127.0.0.1", ...settings })
+    })
+    child = started
+    const append = (chunk: Buffer) => {
+      output += chunk.toString()
+    }
+    started.stdout?.on("data", append)
+    started.stderr?.on("data", append)
+    const deadline = Date.now() + 60_000
+    while (!output.includes("Listening on")) {
+      if (Date.now() > deadline || started.exitCode !== null) throw new Error(`the server did not start:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  }
+
+  const signal = async (name: NodeJS.Signals) => {
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
+    const exited = exitOf(child)
+    child.kill(name)
+    await exited
+  }
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+    let body: string | Uint8Array | undefined = options.rawBody
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000)
+    })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed }
+  }
+
+  await start()
+  return {
+    baseUrl,
+    start,
+    kill: () => signal("SIGKILL"),
+    stop: () => signal("SIGTERM"),
+    isRunning: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    request
+  }
+}
