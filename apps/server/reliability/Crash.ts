@@ -73,7 +73,7 @@ export const crashScenario = () =>
       const { url } = await createDatabase("crash")
       company = await createCompany(url, "Padaria Crash Ltda")
       database = connect(url)
-      service = await serve(url, { FATURA_RATE_LIMIT: "1000000" })
+      service = await serve("crash", url, { FATURA_RATE_LIMIT: "1000000" })
 
       let next = 0
       let restarting: Promise<void> | undefined

@@ -4,8 +4,14 @@
 // The scenarios run in this order, one at a time: the outage stops the whole cluster.
 import { afterAll } from "vitest"
 import { crashScenario } from "./Crash.js"
+import { databaseRestartScenario } from "./DatabaseRestart.js"
 import { dropDatabases } from "./support/Cluster.js"
+import { savePrinted } from "./support/Service.js"
 
-afterAll(() => dropDatabases())
+afterAll(async () => {
+  savePrinted()
+  await dropDatabases()
+})
 
 crashScenario()
+databaseRestartScenario()

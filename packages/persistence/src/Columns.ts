@@ -22,7 +22,18 @@ export const text = (value: unknown): string => value as string
 
 export const nullableText = (value: unknown): string | null => (value === null ? null : (value as string))
 
-export const isUnavailable = (error: SqlError): boolean => error.reason._tag === "ConnectionError"
+/**
+ * SQLSTATEs of a server that is going away or not there yet: shutting down (57P01, 57P02), starting up or
+ * shutting down while we connect (57P03), out of connections (53300). Drivers report them as unknown errors.
+ */
+const unavailableStates = new Set(["57P01", "57P02", "57P03", "53300"])
+
+const sqlStateOf = (cause: unknown): unknown =>
+  typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined
+
+/** The database is unreachable or going away: the request may succeed later, it is not a bug. */
+export const isUnavailable = (error: SqlError): boolean =>
+  error.reason._tag === "ConnectionError" || unavailableStates.has(String(sqlStateOf(error.reason.cause)))
 
 /** The repositories' error channel: only a lost database is an expected failure. */
 export const storage = <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StorageUnavailable, R> =>

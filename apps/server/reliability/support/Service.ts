@@ -1,15 +1,25 @@
 // The built `fatura` program as a real process on a Postgres database: the CLI for companies and keys, and the
 // server, which a scenario may kill and start again on the same port. All it printed is kept for the final scan.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { freePort, main } from "../../test/support/ServerProcess.js"
 
 const run = promisify(execFile)
 
-const outputs: Array<() => string> = []
+const outputs: Array<{ readonly name: string; readonly text: () => string }> = []
 
 /** Everything every process of this run printed (logs included), for the final scan. */
-export const printed = (): ReadonlyArray<string> => outputs.map((output) => output())
+export const printed = (): ReadonlyArray<string> => outputs.map((output) => output.text())
+
+/** Writes what each process printed to `test-results/reliability/`, for reading after a failure. */
+export const savePrinted = () => {
+  const directory = new URL("../../../../test-results/reliability/", import.meta.url).pathname
+  mkdirSync(directory, { recursive: true })
+  outputs.forEach((output, index) => {
+    writeFileSync(`${directory}${String(index).padStart(3, "0")}-${output.name}.log`, output.text())
+  })
+}
 
 const environment = (databaseUrl: string, extra: Record<string, string> = {}) => ({
   ...process.env,
@@ -20,7 +30,7 @@ const environment = (databaseUrl: string, extra: Record<string, string> = {}) =>
 
 export const fatura = async (databaseUrl: string, ...args: Array<string>): Promise<string> => {
   const { stdout, stderr } = await run(process.execPath, [main, ...args], { env: environment(databaseUrl) })
-  outputs.push(() => stdout + stderr)
+  outputs.push({ name: args.slice(0, 2).join("-"), text: () => stdout + stderr })
   return stdout
 }
 
@@ -103,14 +113,18 @@ const exitOf = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())
   )
 
-export const serve = async (databaseUrl: string, settings: Record<string, string> = {}): Promise<Service> => {
+export const serve = async (
+  name: string,
+  databaseUrl: string,
+  settings: Record<string, string> = {}
+): Promise<Service> => {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   let child: ChildProcess | undefined
 
   const start = async () => {
     let output = ""
-    outputs.push(() => output)
+    outputs.push({ name: `serve-${name}`, text: () => output })
     const started = spawn(process.execPath, [main, "serve"], {
       env: environment(databaseUrl, { PORT: String(port), HOST: "127.0.0.1", ...settings })
     })
