@@ -7,6 +7,7 @@ import { crashScenario } from "./Crash.js"
 import { databaseRestartScenario } from "./DatabaseRestart.js"
 import { dropDatabases } from "./support/Cluster.js"
 import { savePrinted } from "./support/Service.js"
+import { tenancyScenario } from "./Tenancy.js"
 
 afterAll(async () => {
   savePrinted()
@@ -15,3 +16,4 @@ afterAll(async () => {
 
 crashScenario()
 databaseRestartScenario()
+tenancyScenario()

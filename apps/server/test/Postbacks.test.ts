@@ -198,7 +198,22 @@ describe.each(testDatabases)("postbacks on $name", (database) => {
     const byEvent = await app.request("GET", `/api/v2/webhooks/deliveries?event_id=${delivery!.event_id}`, {
       key: other.secretKey
     })
-    expect(byEvent.body.data).toEqual([])
+    // Another company's event answers like an unknown one, and so does the owner's own with a key of the other mode.
+    expect(byEvent.status).toBe(404)
+    expect(byEvent.body.code).toBe("not_found")
+    const unknownEvent = await app.request("GET", `/api/v2/webhooks/deliveries?event_id=evt_${crypto.randomUUID()}`, {
+      key: other.secretKey
+    })
+    expect(unknownEvent.body).toEqual(byEvent.body)
+    const ownerLive = (await app.createKey(owner.company.id, "live")).secretKey
+    const otherMode = await app.request("GET", `/api/v2/webhooks/deliveries?event_id=${delivery!.event_id}`, {
+      key: ownerLive
+    })
+    expect(otherMode.status).toBe(404)
+    const own = await app.request("GET", `/api/v2/webhooks/deliveries?event_id=${delivery!.event_id}`, {
+      key: owner.secretKey
+    })
+    expect(own.body.data.map((found: { id: number }) => found.id)).toEqual([delivery!.id])
     const byInvoice = await app.request("GET", `/api/v2/webhooks/deliveries?invoice_id=${invoice.secureId}`, {
       key: other.secretKey
     })
@@ -269,6 +284,11 @@ describe.each(testDatabases)("postbacks on $name", (database) => {
     })
     expect(next.body.data).toHaveLength(1)
     expect(next.body.has_more).toBe(false)
+    const unknownCursor = await app.request("GET", `/api/v2/events?starting_after=evt_${crypto.randomUUID()}`, {
+      key: secretKey
+    })
+    expect(unknownCursor.status).toBe(404)
+    expect(unknownCursor.body.code).toBe("not_found")
     const byType = await app.request("GET", "/api/v2/events?type=invoice.paid", { key: secretKey })
     expect(byType.body.data.map((event: { data: { secureId: string } }) => event.data.secureId)).toEqual([
       paid.secureId

@@ -18,7 +18,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
     HttpApiEndpoint.get("list", "/invoices/list", {
       query: ListQuery,
       success: InvoicePage,
-      error: [InvalidRequest, Unavailable]
+      error: [InvalidRequest, NotFound, Unavailable]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "List invoices",

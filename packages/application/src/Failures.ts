@@ -63,6 +63,11 @@ export class UnknownCursor extends Schema.TaggedError<UnknownCursor>()("UnknownC
   cursor: Schema.String
 }) {}
 
+/** No event of this company, in the caller's mode, has that id. */
+export class EventNotFound extends Schema.TaggedError<EventNotFound>()("EventNotFound", {
+  eventId: Schema.String
+}) {}
+
 /** No delivery of this company has that id. */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   deliveryId: Schema.Number

@@ -3,7 +3,7 @@
 import { PostbackSchedule, Timestamp } from "@fatura/domain"
 import { Context, type Duration, Effect, Layer, Option, Random } from "effect"
 import * as Clock from "./Clock.js"
-import { DeliveryNotFound, InvoiceNotFound, type StorageUnavailable, UnknownCursor } from "./Failures.js"
+import { DeliveryNotFound, EventNotFound, InvoiceNotFound, type StorageUnavailable, UnknownCursor } from "./Failures.js"
 import { InvoiceRepository } from "./InvoiceRepository.js"
 import { parseReference } from "./Invoices.js"
 import * as Metrics from "./Metrics.js"
@@ -56,7 +56,7 @@ export class Postbacks extends Context.Service<
     readonly deliveries: (
       principal: Principal,
       filter: { readonly eventId: string } | { readonly invoice: string }
-    ) => Effect.Effect<ReadonlyArray<Delivery>, InvoiceNotFound | StorageUnavailable>
+    ) => Effect.Effect<ReadonlyArray<Delivery>, InvoiceNotFound | EventNotFound | StorageUnavailable>
     readonly retry: (
       principal: Principal,
       deliveryId: number
@@ -188,7 +188,16 @@ export class Postbacks extends Context.Service<
         run,
         events,
         deliveries: Effect.fn("Postbacks.deliveries")(function* (principal, filter) {
-          if ("eventId" in filter) return yield* repository.listDeliveries(principal.companyId, filter)
+          if ("eventId" in filter) {
+            // Another company's event, or one of the other mode, answers like an unknown one.
+            const position = yield* repository.eventPosition(
+              principal.companyId,
+              principal.mode === "live",
+              filter.eventId
+            )
+            if (Option.isNone(position)) return yield* new EventNotFound({ eventId: filter.eventId })
+            return yield* repository.listDeliveries(principal.companyId, filter)
+          }
           return yield* repository.listDeliveries(principal.companyId, {
             invoiceId: yield* invoiceId(principal, filter.invoice)
           })

@@ -14,6 +14,7 @@ import type {
   CompanyBlocked,
   CompanyNotFound,
   DeliveryNotFound,
+  EventNotFound,
   InsufficientBalance,
   InvalidCardData,
   InvalidDueDate,
@@ -45,15 +46,16 @@ type Failure =
   | SandboxOnly
   | UnknownCursor
   | DeliveryNotFound
+  | EventNotFound
   | PostbackTargetRefused
 
 type ResponseFor<F extends Failure> = F extends Unauthenticated
   ? Unauthorized
   : F extends CompanyBlocked | SandboxOnly
     ? Forbidden
-    : F extends InvoiceNotFound | CompanyNotFound | DeliveryNotFound
+    : F extends InvoiceNotFound | CompanyNotFound | DeliveryNotFound | EventNotFound | UnknownCursor
       ? NotFound
-      : F extends InvalidCardData | InvalidDueDate | UnknownCursor
+      : F extends InvalidCardData | InvalidDueDate
         ? InvalidRequest
         : F extends StorageUnavailable | AcquirerUnavailable
           ? Unavailable
@@ -103,6 +105,8 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unprocessable({ code: "insufficient_balance", message: failure.message }) as never
     case "SandboxOnly":
       return new Forbidden({ message: "sandbox helpers take test keys only" }) as never
+    case "EventNotFound":
+      return new NotFound({ message: "no event with that id" }) as never
     case "DeliveryNotFound":
       return new NotFound({ message: "no delivery with that id" }) as never
     case "PostbackTargetRefused":
@@ -111,6 +115,7 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
         message: `postback_url: ${failure.reason}`
       }) as never
     case "UnknownCursor":
-      return invalidRequest("starting_after", "names no invoice of yours") as never
+      // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.
+      return new NotFound({ message: "starting_after: nothing of yours has that id" }) as never
   }
 }

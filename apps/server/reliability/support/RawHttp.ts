@@ -1,0 +1,86 @@
+// An HTTP/1.1 client on a bare socket, for requests that well-behaved clients refuse to send: header values with
+// NUL or control bytes, repeated headers, any method, any target, any body. Each request has its own connection
+// from a loopback source address of the caller's choice (the payer's side is rate-limited per address).
+import { connect } from "node:net"
+
+export interface RawRequest {
+  readonly method: string
+  readonly target: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body?: Uint8Array | string | undefined
+  readonly localAddress?: string | undefined
+}
+
+export interface RawReply {
+  readonly status: number
+  readonly headers: ReadonlyMap<string, string>
+  readonly text: string
+  readonly body: any
+}
+
+const decodeChunked = (payload: Buffer): Buffer => {
+  const parts: Array<Buffer> = []
+  let at = 0
+  for (;;) {
+    const lineEnd = payload.indexOf("\r\n", at)
+    if (lineEnd < 0) break
+    const size = Number.parseInt(payload.subarray(at, lineEnd).toString("latin1"), 16)
+    if (!Number.isFinite(size) || size === 0) break
+    parts.push(payload.subarray(lineEnd + 2, lineEnd + 2 + size))
+    at = lineEnd + 2 + size + 2
+  }
+  return Buffer.concat(parts)
+}
+
+export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Promise<RawReply> =>
+  new Promise((resolve, reject) => {
+    const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body)
+    const head = [
+      `${request.method} ${request.target} HTTP/1.1`,
+      "host: 127.0.0.1",
+      "connection: close",
+      ...request.headers.map(([name, value]) => `${name}: ${value}`),
+      ...(request.body === undefined ? [] : [`content-length: ${body.length}`])
+    ].join("\r\n")
+    const socket = connect({ host: "127.0.0.1", port, localAddress: request.localAddress ?? "127.0.0.1" })
+    const chunks: Array<Buffer> = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`no answer within ${timeoutMs} ms to ${request.method} ${request.target}`))
+    }, timeoutMs)
+    socket.on("connect", () => socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body])))
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk))
+    socket.on("error", (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    socket.on("close", () => {
+      clearTimeout(timer)
+      const response = Buffer.concat(chunks)
+      const headEnd = response.indexOf("\r\n\r\n")
+      if (headEnd < 0) return reject(new Error(`a response without a head: ${JSON.stringify(response.toString())}`))
+      const [statusLine = "", ...lines] = response.subarray(0, headEnd).toString("latin1").split("\r\n")
+      const headers = new Map<string, string>()
+      for (const line of lines) {
+        const colon = line.indexOf(":")
+        headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+      }
+      const payload = response.subarray(headEnd + 4)
+      const text = (headers.get("transfer-encoding") === "chunked" ? decodeChunked(payload) : payload).toString("utf8")
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, text, body: parsed })
+    })
+  })
+
+let nextAddress = 0
+
+/** A loopback address different from the last few hundred, so that no one address meets the payer's rate limit. */
+export const freshLoopback = () => {
+  nextAddress = (nextAddress + 1) % 250
+  return `127.0.1.${nextAddress + 2}`
+}
