@@ -5,6 +5,7 @@
 import { afterAll } from "vitest"
 import { crashScenario } from "./Crash.js"
 import { databaseRestartScenario } from "./DatabaseRestart.js"
+import { hostileInputScenario } from "./HostileInput.js"
 import { dropDatabases } from "./support/Cluster.js"
 import { savePrinted } from "./support/Service.js"
 import { tenancyScenario } from "./Tenancy.js"
@@ -17,3 +18,4 @@ afterAll(async () => {
 crashScenario()
 databaseRestartScenario()
 tenancyScenario()
+hostileInputScenario()

@@ -61,6 +61,9 @@ export const create = (): Server => {
     connectionsCheckingInterval: 1_000
   })
   server.on("clientError", answerClientError)
+  // An `Expect` other than 100-continue would get Node's bare 417; it asks for nothing the API offers, so the
+  // request is answered as if it had not been sent (RFC 9110 allows either), in the contract's own terms.
+  server.on("checkExpectation", (request, response) => server.emit("request", request, response))
   closeConnectionsAfterTheirResponse(server)
   return server
 }

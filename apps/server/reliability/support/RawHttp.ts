@@ -48,7 +48,8 @@ export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Pro
       socket.destroy()
       reject(new Error(`no answer within ${timeoutMs} ms to ${request.method} ${request.target}`))
     }, timeoutMs)
-    socket.on("connect", () => socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body])))
+    // Written, not ended: a client that half-closes may lose its answer; `connection: close` ends the exchange.
+    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body])))
     socket.on("data", (chunk: Buffer) => chunks.push(chunk))
     socket.on("error", (error) => {
       clearTimeout(timer)
@@ -56,7 +57,11 @@ export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Pro
     })
     socket.on("close", () => {
       clearTimeout(timer)
-      const response = Buffer.concat(chunks)
+      let response = Buffer.concat(chunks)
+      // Interim answers (100 Continue) come before the real one.
+      while (/^HTTP\/1\.1 1\d\d /.test(response.subarray(0, 13).toString("latin1"))) {
+        response = response.subarray(response.indexOf("\r\n\r\n") + 4)
+      }
       const headEnd = response.indexOf("\r\n\r\n")
       if (headEnd < 0) return reject(new Error(`a response without a head: ${JSON.stringify(response.toString())}`))
       const [statusLine = "", ...lines] = response.subarray(0, headEnd).toString("latin1").split("\r\n")

@@ -1,7 +1,7 @@
 // The built `fatura` program as a real process on a Postgres database: the CLI for companies and keys, and the
 // server, which a scenario may kill and start again on the same port. All it printed is kept for the final scan.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { freePort, main } from "../../test/support/ServerProcess.js"
 
@@ -15,6 +15,7 @@ export const printed = (): ReadonlyArray<string> => outputs.map((output) => outp
 /** Writes what each process printed to `test-results/reliability/`, for reading after a failure. */
 export const savePrinted = () => {
   const directory = new URL("../../../../test-results/reliability/", import.meta.url).pathname
+  rmSync(directory, { recursive: true, force: true })
   mkdirSync(directory, { recursive: true })
   outputs.forEach((output, index) => {
     writeFileSync(`${directory}${String(index).padStart(3, "0")}-${output.name}.log`, output.text())
