@@ -3,6 +3,7 @@
 // database, log and event the suite produced for the card numbers and security codes it sent.
 // The scenarios run in this order, one at a time: the outage stops the whole cluster.
 import { afterAll } from "vitest"
+import { cardDataScenario } from "./CardData.js"
 import { crashScenario } from "./Crash.js"
 import { databaseRestartScenario } from "./DatabaseRestart.js"
 import { hostileInputScenario } from "./HostileInput.js"
@@ -19,3 +20,4 @@ crashScenario()
 databaseRestartScenario()
 tenancyScenario()
 hostileInputScenario()
+cardDataScenario()

@@ -116,4 +116,18 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
     const longest = await post("k".repeat(255), pixRequest())
     expect(longest.status).toBe(201)
   })
+
+  it("answers an unknown route or a body that is not JSON as it would without a key", async () => {
+    for (const [path, expected] of [
+      ["/api/v2/no-such-route", 404],
+      ["/api/v2/invoices", 400]
+    ] as const) {
+      const reply = await app.request("POST", path, {
+        key,
+        rawBody: "not json",
+        headers: { "idempotency-key": `raw-${path}`, "content-type": "application/json" }
+      })
+      expect(reply.status, path).toBe(expected)
+    }
+  })
 })

@@ -1,7 +1,7 @@
 // SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the
 // request's own changes, in one transaction, and repeats get it back instead of running again.
 import { Authentication, Clock, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
-import { Effect, Option } from "effect"
+import { type Cause, Effect, Equal, Hash, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 const keyPattern = /^[\x20-\x7E]{1,255}$/
@@ -46,6 +46,21 @@ export const requestFingerprint = (body: string): string => {
     }
   }
   return JSON.stringify(canonical(parsed))
+}
+
+/**
+ * How a failure of the wrapped request (an unknown route, a body that is not JSON, a defect) crosses the
+ * transaction: untouched. Effect compares failures structurally when it combines causes, and a router failure
+ * holds the request, whose getters parse the body — throwing, for a body that is not JSON.
+ */
+class RequestFailed {
+  constructor(readonly cause: Cause.Cause<unknown>) {}
+  [Hash.symbol]() {
+    return Hash.random(this)
+  }
+  [Equal.symbol](that: unknown) {
+    return this === that
+  }
 }
 
 const errorResponse = (status: number, code: string, message: string) =>
@@ -118,7 +133,9 @@ export const make = Effect.gen(function* () {
                   "a request with this Idempotency-Key is still running"
                 )
               case "Claimed": {
-                const response = yield* httpEffect
+                const response = yield* httpEffect.pipe(
+                  Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause)))
+                )
                 if (isStored(response.status)) {
                   yield* store.complete(
                     scope,
@@ -133,6 +150,10 @@ export const make = Effect.gen(function* () {
           })
         )
         .pipe(
+          Effect.catchIf(
+            (failure): failure is RequestFailed => failure instanceof RequestFailed,
+            (failure) => Effect.failCause(failure.cause as Cause.Cause<E>)
+          ),
           Effect.catchTag("StorageUnavailable", () =>
             Effect.succeed(errorResponse(503, "unavailable", "the service is temporarily unavailable"))
           )
