@@ -66,6 +66,8 @@ class RequestFailed {
 const errorResponse = (status: number, code: string, message: string) =>
   HttpServerResponse.jsonUnsafe({ code, message }, { status })
 
+const unavailable = () => errorResponse(503, "unavailable", "the service is temporarily unavailable")
+
 const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
 
@@ -77,9 +79,14 @@ export const make = Effect.gen(function* () {
   const companyOf = (request: HttpServerRequest.HttpServerRequest) => {
     const authorization = request.headers.authorization ?? ""
     const secretKey = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
+    // A refused key has no company (the handler answers 401 or 403); a database that cannot say is not a refusal:
+    // running the request without its key would let a repeat run it twice.
     return authentication.authenticate(secretKey).pipe(
       Effect.map((principal) => Option.some(principal.companyId)),
-      Effect.orElseSucceed(() => Option.none())
+      Effect.catchTags({
+        Unauthenticated: () => Effect.succeed(Option.none()),
+        CompanyBlocked: () => Effect.succeed(Option.none())
+      })
     )
   }
 
@@ -101,7 +108,9 @@ export const make = Effect.gen(function* () {
         )
       }
       // Without a company there is nothing to scope the key to: the request fails authentication anyway.
-      const companyId = yield* companyOf(request)
+      const found = yield* Effect.option(companyOf(request))
+      if (Option.isNone(found)) return unavailable()
+      const companyId = found.value
       if (Option.isNone(companyId)) return yield* httpEffect
 
       const scope = { companyId: companyId.value, endpoint: `POST ${request.url.split("?")[0]}`, key }
@@ -154,9 +163,7 @@ export const make = Effect.gen(function* () {
             (failure): failure is RequestFailed => failure instanceof RequestFailed,
             (failure) => Effect.failCause(failure.cause as Cause.Cause<E>)
           ),
-          Effect.catchTag("StorageUnavailable", () =>
-            Effect.succeed(errorResponse(503, "unavailable", "the service is temporarily unavailable"))
-          )
+          Effect.catchTag("StorageUnavailable", () => Effect.succeed(unavailable()))
         )
     })
 })
