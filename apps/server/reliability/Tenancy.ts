@@ -133,14 +133,14 @@ const requestOf = (
   b: Tenant,
   override?: { readonly slot: Slot; readonly value: string | number }
 ) => {
-  const valueOf = (slot: Slot) =>
+  const slotValue = (slot: Slot) =>
     override !== undefined && override.slot === slot ? override.value : ownValue(slot, operation, b, false)
   let path = operation.path
   const query = new URLSearchParams()
   const body: Record<string, unknown> = {}
   for (const slot of slots) {
     if (override?.slot !== slot && !isRequired(operation, slot)) continue
-    const value = valueOf(slot)
+    const value = slotValue(slot)
     if (slot.in === "path") path = path.replace(`{${slot.name}}`, encodeURIComponent(String(value)))
     else if (slot.in === "query") query.set(slot.name, String(value))
     else if (slot.kind === "card-token") body.card = { token: value, eci: "05", cavv: "AAABBJg0VhI0VniQEjRWAAAAAAA=" }
