@@ -75,6 +75,14 @@ describe.each(testDatabases)("operations on $name", (database) => {
       })
       expect(reply.status).toBe(415)
       expect(reply.body.code).toBe("unsupported_media_type")
+      // Without a body too: the answer is the contract's JSON, not the framework's plain text.
+      const empty = await app.request("POST", "/api/v2/sandbox/invoices/expire", {
+        key,
+        rawBody: "",
+        headers: { "content-type": contentType }
+      })
+      expect(empty.status).toBe(415)
+      expect(empty.body.code).toBe("unsupported_media_type")
     }
     const withCharset = await app.request("POST", "/api/v2/invoices", {
       key,

@@ -93,6 +93,9 @@ const hasNonJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
   return hasBody(request) && contentType !== "application/json"
 }
 
+const unsupportedMediaType = () =>
+  errorBody(415, { code: "unsupported_media_type", message: "send the body as Content-Type: application/json" })
+
 const payloadTooLarge = HttpServerResponse.setHeader(
   errorBody(413, {
     code: "payload_too_large",
@@ -186,17 +189,12 @@ export const layer = HttpRouter.middleware(
           limited !== undefined
             ? Effect.succeed(limited)
             : hasNonJsonBody(request)
-              ? Effect.succeed(
-                  errorBody(415, {
-                    code: "unsupported_media_type",
-                    message: "send the body as Content-Type: application/json"
-                  })
-                )
+              ? Effect.succeed(unsupportedMediaType())
               : announcesTooLarge(request)
                 ? Effect.succeed(payloadTooLarge)
                 : withinBodyLimits(request, idempotent(httpEffect))
         let matched = true
-        const response = yield* handled.pipe(
+        const answered = yield* handled.pipe(
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             matched = !isRouteNotFound(cause)
@@ -204,6 +202,8 @@ export const layer = HttpRouter.middleware(
           }),
           Effect.annotateLogs({ requestId })
         )
+        // The API's own 415 (a declared non-JSON content type without a body) is plain text: answer the contract's.
+        const response = answered.status === 415 ? unsupportedMediaType() : answered
         const durationMs = (yield* Clock.currentTimeMillis) - started
         const path = withoutQuery(request.url)
         yield* Effect.logInfo("request").pipe(
