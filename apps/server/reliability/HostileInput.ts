@@ -130,7 +130,12 @@ const deep = fc.tuple(fc.integer({ min: 28, max: 40 }), fc.boolean(), leaf).map(
 const mutated = (template: Record<string, unknown>, references: fc.Arbitrary<Json>) => {
   const fields = Object.keys(template)
   return fc
-    .tuple(fc.constantFrom(...fields), fc.oneof(json, deep, references), keys, fc.integer({ min: 0, max: 3 }))
+    .tuple(
+      fc.constantFrom(...fields),
+      fc.oneof(json, deep, { weight: 2, arbitrary: references }),
+      keys,
+      fc.integer({ min: 0, max: 3 })
+    )
     .map(([field, hostile, extraKey, how]): Json => {
       const entries = Object.entries(template).map(([key, inner]) => [key, fromValue(inner)] as const)
       switch (how) {
