@@ -95,6 +95,14 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
   return undefined
 }
 
+/** The parameters of a route that name an object. */
+const slotsOf = (operation: Operation): ReadonlyArray<Slot> =>
+  [
+    ...operation.pathParameters.map((name) => slotOf(operation, "path", name)),
+    ...operation.queryParameters.map(({ name }) => slotOf(operation, "query", name)),
+    ...(operation.bodyProperties ?? []).map((name) => slotOf(operation, "body", name))
+  ].filter((slot): slot is Slot => typeof slot === "object")
+
 const unknownValue = (slot: Slot, numeric: boolean): string | number => {
   switch (slot.kind) {
     case "invoice":
@@ -209,11 +217,7 @@ export const tenancyScenario = () =>
       const before = await world.snapshot(world.a.companyId)
       const tried: Array<string> = []
       for (const operation of operations) {
-        const slots = [
-          ...operation.pathParameters.map((name) => slotOf(operation, "path", name)),
-          ...operation.queryParameters.map(({ name }) => slotOf(operation, "query", name)),
-          ...(operation.bodyProperties ?? []).map((name) => slotOf(operation, "body", name))
-        ].filter((slot): slot is Slot => typeof slot === "object")
+        const slots = slotsOf(operation)
         for (const slot of slots) {
           for (const numeric of slot.kind === "invoice" && slot.in !== "path" ? [false, true] : [false]) {
             const foreign = await send(
@@ -257,11 +261,7 @@ export const tenancyScenario = () =>
       ]
       let tried = 0
       for (const operation of operations) {
-        const slots = [
-          ...operation.pathParameters.map((name) => slotOf(operation, "path", name)),
-          ...operation.queryParameters.map(({ name }) => slotOf(operation, "query", name)),
-          ...(operation.bodyProperties ?? []).map((name) => slotOf(operation, "body", name))
-        ].filter((slot): slot is Slot => typeof slot === "object")
+        const slots = slotsOf(operation)
         if (slots.length > 0) continue
         tried += 1
         const reply = await send(operation, requestOf(operation, [], world.b))

@@ -3,6 +3,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
+import { nextCnpj } from "../../test/support/Cnpj.js"
 import { freePort, main } from "../../test/support/ServerProcess.js"
 
 const run = promisify(execFile)
@@ -41,25 +42,6 @@ export interface Company {
   readonly liveKey: string
 }
 
-let cnpjSeed = 0
-
-const cnpj = () => {
-  cnpjSeed += 1
-  const base = `${String(10_000_000 + ((Date.now() + cnpjSeed * 7919) % 89_999_999)).padStart(8, "0")}0001`
-  const digit = (body: string) => {
-    let weight = 2
-    let sum = 0
-    for (let i = body.length - 1; i >= 0; i--) {
-      sum += Number(body[i]) * weight
-      weight = weight === 9 ? 2 : weight + 1
-    }
-    const rest = sum % 11
-    return rest < 2 ? 0 : 11 - rest
-  }
-  const first = digit(base)
-  return `${base}${first}${digit(`${base}${first}`)}`
-}
-
 /** A company made the way an operator makes one, with a test key and a live key. */
 export const createCompany = async (databaseUrl: string, name: string): Promise<Company> => {
   const printedCompany = await fatura(
@@ -69,7 +51,7 @@ export const createCompany = async (databaseUrl: string, name: string): Promise<
     "--name",
     name,
     "--cnpj",
-    cnpj(),
+    nextCnpj(),
     "--email",
     "financeiro@example.com"
   )
