@@ -7,7 +7,7 @@ export interface SentCard {
 
 const sent = new Map<string, SentCard>()
 
-export const recordCard = (card: SentCard) => {
+const recordCard = (card: SentCard) => {
   sent.set(`${card.number}/${card.securityCode}`, card)
 }
 

@@ -74,7 +74,6 @@ export interface Reply {
 export interface RequestOptions {
   readonly key?: string | undefined
   readonly body?: unknown
-  readonly rawBody?: string | Uint8Array | undefined
   readonly headers?: Record<string, string> | undefined
   /** How long the client waits for the whole answer. */
   readonly timeoutMs?: number | undefined
@@ -134,8 +133,8 @@ export const serve = async (
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = { ...options.headers }
     if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
-    let body: string | Uint8Array | undefined = options.rawBody
-    if (body === undefined && options.body !== undefined) {
+    let body: string | undefined
+    if (options.body !== undefined) {
       body = JSON.stringify(options.body)
       headers["content-type"] ??= "application/json"
     }
