@@ -35,7 +35,12 @@ export const connect = (url: string): Connection => {
 const onAdmin = async <A>(use: (admin: Connection) => Promise<A>): Promise<A> => {
   const admin = connect(adminUrl)
   try {
-    return await use(admin)
+    return await use(admin).catch((error: unknown) => {
+      throw new Error(
+        `the reliability suite needs a Postgres server where it may create databases at ${adminUrl} ` +
+          `(set TEST_DATABASE_URL): ${String(error)}`
+      )
+    })
   } finally {
     await admin.close()
   }
@@ -91,7 +96,16 @@ export interface Cluster {
 export const cluster = async (): Promise<Cluster> => {
   const { version, name } = await clusterOf()
   const ctl = (...args: Array<string>) =>
-    run("pg_ctlcluster", ["--skip-systemctl-redirect", version, name, ...args], { timeout: 60_000 })
+    run("pg_ctlcluster", ["--skip-systemctl-redirect", version, name, ...args], { timeout: 60_000 }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw error.code === "ENOENT"
+          ? new Error(
+              "the outage scenario stops and starts the Postgres cluster with pg_ctlcluster (Debian's " +
+                "postgresql-common), which is not on this machine"
+            )
+          : error
+      }
+    )
   return {
     stop: async () => {
       await ctl("stop", "-m", "fast")
