@@ -1,12 +1,12 @@
 // SPEC 12.2: the built `fatura` program as a newcomer runs it — first start on an empty embedded database
 // prints a working demo key — and the company and key commands on a database of their own.
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort, main } from "./support/ServerProcess.js"
+import { freePort, main, startServer } from "./support/ServerProcess.js"
 
 const run = promisify(execFile)
 
@@ -16,27 +16,22 @@ const fatura = (dataDir: string, ...args: Array<string>) =>
 describe("fatura serve on a fresh embedded database", () => {
   let dataDir: string
   let server: ChildProcess
-  let output = ""
+  let output: () => string
   let baseUrl: string
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "fatura-serve-"))
     const port = await freePort()
     baseUrl = `http://127.0.0.1:${port}`
-    server = spawn(process.execPath, [main, "serve"], {
-      env: { ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" }
+    const started = await startServer({
+      ...process.env,
+      DATABASE_URL: "",
+      FATURA_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1"
     })
-    server.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    server.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    const deadline = Date.now() + 50_000
-    while (!output.includes("Listening on")) {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not start:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    server = started.child
+    output = started.output
   })
 
   afterAll(async () => {
@@ -49,8 +44,8 @@ describe("fatura serve on a fresh embedded database", () => {
   })
 
   it("prints the demo company's test key, and the key works", async () => {
-    const key = /sk_test_[0-9A-Za-z]{32}/.exec(output)?.[0]
-    expect(key, output).toBeDefined()
+    const key = /sk_test_[0-9A-Za-z]{32}/.exec(output())?.[0]
+    expect(key, output()).toBeDefined()
     const company = await fetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
     expect(company.status).toBe(200)
     const created = await fetch(`${baseUrl}/api/v2/invoices`, {
@@ -80,7 +75,9 @@ describe("fatura serve on a fresh embedded database", () => {
   })
 
   it("logs as JSON lines and never logs the key", () => {
-    const logLines = output.split("\n").filter((line) => line.startsWith("{"))
+    const logLines = output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
     expect(logLines.length).toBeGreaterThan(0)
     for (const line of logLines) {
       expect(() => JSON.parse(line)).not.toThrow()

@@ -1,37 +1,15 @@
 // SPEC 11.2: SIGTERM while creates are under way — the server stops accepting, answers the requests it already
 // has, closes the database and exits 0; after a restart every invoice it acknowledged is there, unchanged.
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freePort, main } from "./support/ServerProcess.js"
+import { freePort, startServer } from "./support/ServerProcess.js"
 import { pixRequest } from "./support/TestApp.js"
 
-const start = async (dataDir: string, port: number) => {
-  const child = spawn(process.execPath, [main, "serve"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: "",
-      FATURA_DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1"
-    }
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  const deadline = Date.now() + 50_000
-  while (!output.includes("Listening on")) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return { child, output: () => output }
-}
+const start = (dataDir: string, port: number) =>
+  startServer({ ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" })
 
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>

@@ -1,10 +1,10 @@
 // The built `fatura` program as a real process on a Postgres database: the CLI for companies and keys, and the
 // server, which a scenario may kill and start again on the same port. All it printed is kept for the final scan.
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { nextCnpj } from "../../test/support/Cnpj.js"
-import { freePort, main } from "../../test/support/ServerProcess.js"
+import { freePort, main, startServer } from "../../test/support/ServerProcess.js"
 
 const run = promisify(execFile)
 
@@ -105,22 +105,9 @@ export const serve = async (
   let child: ChildProcess | undefined
 
   const start = async () => {
-    let output = ""
-    outputs.push({ name: `serve-${name}`, text: () => output })
-    const started = spawn(process.execPath, [main, "serve"], {
-      env: environment(databaseUrl, { PORT: String(port), HOST: "127.0.0.1", ...settings })
-    })
-    child = started
-    const append = (chunk: Buffer) => {
-      output += chunk.toString()
-    }
-    started.stdout?.on("data", append)
-    started.stderr?.on("data", append)
-    const deadline = Date.now() + 60_000
-    while (!output.includes("Listening on")) {
-      if (Date.now() > deadline || started.exitCode !== null) throw new Error(`the server did not start:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
+    const started = await startServer(environment(databaseUrl, { PORT: String(port), HOST: "127.0.0.1", ...settings }))
+    child = started.child
+    outputs.push({ name: `serve-${name}`, text: started.output })
   }
 
   const signal = async (name: NodeJS.Signals) => {

@@ -1,4 +1,6 @@
-// For the tests that run the built `fatura` program as a process: where it is, and a port nobody listens on.
+// For the tests that run the built `fatura` program as a process: where it is, a port nobody listens on, and
+// `fatura serve` started and waited for.
+import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 
 export const main = new URL("../../dist/main.js", import.meta.url).pathname
@@ -11,3 +13,29 @@ export const freePort = () =>
       server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
     })
   })
+
+export interface ServerProcess {
+  readonly child: ChildProcess
+  /** All it printed so far, stdout and stderr together. */
+  readonly output: () => string
+}
+
+/** `fatura serve` with this environment, once it says it is listening; killed if it never does. */
+export const startServer = async (env: NodeJS.ProcessEnv): Promise<ServerProcess> => {
+  const child = spawn(process.execPath, [main, "serve"], { env })
+  let output = ""
+  const append = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on("data", append)
+  child.stderr?.on("data", append)
+  const deadline = Date.now() + 60_000
+  while (!output.includes("Listening on")) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill("SIGKILL")
+      throw new Error(`the server did not start:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return { child, output: () => output }
+}
