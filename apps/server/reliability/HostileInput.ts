@@ -5,8 +5,8 @@
 // error in the contract's JSON, no invoice changed that the request did not name, nothing of another company's.
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freshLoopback, type RawReply, send } from "../test/support/RawHttp.js"
 import { boletoPayer, cardField, payer, testCards } from "./support/Journal.js"
-import { freshLoopback, type RawReply, send } from "./support/RawHttp.js"
 import { makeWorld, type World } from "./support/World.js"
 
 const runsPerRoute = 100

@@ -5,7 +5,6 @@ import { Companies, Expirations, Postbacks } from "@fatura/application"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { Console, Effect, Layer, Option, References } from "effect"
-import { HttpRouter } from "effect/http"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
 
@@ -47,10 +46,8 @@ export const layer = (config: ServerConfig) => {
   const services = Services.layer(database, config)
   const embedded = database._tag === "Embedded"
   const embeddedOnly = embedded ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker) : Layer.empty
-  const routes = FaturaHttp.routes.pipe(
-    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey))
-  )
-  return HttpRouter.serve(routes, { disableLogger: true }).pipe(
+  return FaturaHttp.serve().pipe(
+    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(
       NodeHttpServer.layer(NodeServer.create, {
         port: config.port,

@@ -111,6 +111,7 @@ describe.each(testDatabases)("request limits on $name", (database) => {
     })
     const elapsed = Date.now() - started
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)
+    expect(answer).toMatch(/\r\nx-request-id: [A-Za-z0-9._-]{8,128}\r\n/)
     expect(answer).toContain('{"code":"request_timeout","message":"the request was not received in time"}')
     expect(elapsed).toBeGreaterThanOrEqual(10_000)
   })
@@ -118,9 +119,12 @@ describe.each(testDatabases)("request limits on $name", (database) => {
   it("limits each key to its rate with 429 and Retry-After, and lets it through again after waiting", async () => {
     const key = await freshKey()
     const other = await freshKey()
-    const company = (secretKey: string) => app.request("GET", "/api/v2/company", { key: secretKey })
-    // A burst of twice the rate (10) goes through; the requests after it, sent at once, do not.
-    const replies = await Promise.all(Array.from({ length: 16 }, () => company(key)))
+    const company = (secretKey: string, scheme = "Bearer") =>
+      app.request("GET", "/api/v2/company", { headers: { authorization: `${scheme} ${secretKey}` } })
+    // A burst of twice the rate (10) goes through; the requests after it, sent at once, do not — whatever the case of
+    // the scheme, which names the same key (RFC 9110 §11.1).
+    const schemes = ["Bearer", "bearer", "BEARER", "bEaReR"]
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, index) => company(key, schemes[index % 4])))
     const statuses = replies.map((reply) => reply.status)
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(10)
     const limited = replies.filter((reply) => reply.status === 429)

@@ -51,7 +51,7 @@ describe.each(testDatabases)("metrics on $name", (database) => {
     expect(delta('fatura_http_requests_total{method="POST",route="/api/v2/invoices",status="201"}')).toBe(1)
     expect(delta('fatura_http_requests_total{method="GET",route="/api/v2/invoices",status="200"}')).toBe(1)
     expect(delta('fatura_http_requests_total{method="POST",route="/api/v2/invoices/refund",status="409"}')).toBe(1)
-    expect(delta('fatura_http_requests_total{method="GET",route="/checkout/:id",status="404"}')).toBe(1)
+    expect(delta('fatura_http_requests_total{method="GET",route="/checkout/:secureId",status="404"}')).toBe(1)
     expect(delta('fatura_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(2)
     expect(
       delta('fatura_http_request_duration_seconds_count{method="POST",route="/api/v2/invoices",status="201"}')

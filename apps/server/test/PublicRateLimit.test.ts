@@ -1,5 +1,7 @@
-// SPEC 4.7 and 10: the public endpoints are rate-limited per client address; the protected ones are not.
+// SPEC 4.7 and 10: the public endpoints are rate-limited per client address, by the route the router matched; the
+// protected ones are not.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { send } from "./support/RawHttp.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -25,5 +27,30 @@ describe.each(testDatabases)("public rate limits on $name", (database) => {
     }
     const protectedReply = await app.request("GET", `/api/v2/invoices?id=${invoice.secureId}`, { key: secretKey })
     expect(protectedReply.status).toBe(200)
+  })
+
+  it("counts every spelling of a payer's route against one address, and serves no other spelling", async () => {
+    const { secretKey } = await app.registerCompany()
+    const invoice = (await app.request("POST", "/api/v2/invoices", { key: secretKey, body: pixRequest() })).body
+    const port = Number(new URL(app.baseUrl).port)
+    const query = `?token=${invoice.invoice.token_checkout}`
+    const from = (target: string) => send(port, { method: "GET", target, headers: [], localAddress: "127.0.3.7" })
+    for (const spelling of [
+      `/API/v2/public/invoices/${invoice.secureId}${query}`,
+      `//api/v2/public/invoices/${invoice.secureId}${query}`,
+      `/api/v2/public/invoices/${invoice.secureId}/${query}`,
+      `//checkout/${invoice.secureId}${query}`,
+      `/Checkout/${invoice.secureId}${query}`
+    ]) {
+      expect((await from(spelling)).status, spelling).toBe(404)
+    }
+    // The absolute form is the same route: its requests spend the same allowance as the canonical ones.
+    const absolute = `http://127.0.0.1:${port}/api/v2/public/invoices/${invoice.secureId}${query}`
+    const replies = await Promise.all(
+      Array.from({ length: 90 }, (_, index) =>
+        from(index % 2 === 0 ? absolute : `/checkout/${invoice.secureId}${query}`)
+      )
+    )
+    expect(replies.filter((reply) => reply.status === 429).length).toBeGreaterThan(0)
   })
 })

@@ -1,10 +1,17 @@
-// Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by company and endpoint.
+// Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by who sent them and the endpoint.
 import type { Company, Timestamp } from "@fatura/domain"
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
 export interface IdempotencyScope {
-  readonly companyId: Company.CompanyId
+  /**
+   * Who sent the request, as the HTTP edge authenticated it: a company in one mode (test and live never share a key),
+   * or the holder of one invoice's checkout token.
+   */
+  readonly principal: string
+  /** The company the principal acts for, when it is known before the request runs (not for a checkout token). */
+  readonly companyId: Company.CompanyId | null
+  /** The route the request was matched to (`POST /api/v2/invoices/refund`), never the path as it was spelled. */
   readonly endpoint: string
   readonly key: string
 }

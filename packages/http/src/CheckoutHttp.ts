@@ -73,4 +73,6 @@ const page = Effect.gen(function* () {
   )
 })
 
-export const layer = HttpRouter.add("GET", "/checkout/:secureId", page)
+export const path = "/checkout/:secureId"
+
+export const layer = HttpRouter.add("GET", path, page)

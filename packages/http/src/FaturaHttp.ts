@@ -1,32 +1,41 @@
-// The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the hosted checkout
-// page, the envelope.
+// The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the hosted checkout page,
+// and the edge in front of them all (`Edge` before routing, `RouteAccess` around each matched route).
 import { FaturaApi } from "@fatura/api"
 import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as CompanyHttp from "./CompanyHttp.js"
+import * as Edge from "./Edge.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
 import * as PublicHttp from "./PublicHttp.js"
 import * as PublicTokenAuthorizationLive from "./PublicTokenAuthorizationLive.js"
-import * as ResponseEnvelope from "./ResponseEnvelope.js"
+import * as RequestTarget from "./RequestTarget.js"
+import * as RouteAccess from "./RouteAccess.js"
 import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
 import * as WebhooksHttp from "./WebhooksHttp.js"
 
 export const routes = Layer.mergeAll(
-  HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([
-      InvoicesHttp.layer,
-      CompanyHttp.layer,
-      PublicHttp.layer,
-      SandboxHttp.layer,
-      SystemHttp.layer,
-      WebhooksHttp.layer
-    ]),
-    Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
-  ),
-  HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
-  CheckoutHttp.layer,
-  ResponseEnvelope.layer
+  Layer.mergeAll(
+    HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
+      Layer.provide([
+        InvoicesHttp.layer,
+        CompanyHttp.layer,
+        PublicHttp.layer,
+        SandboxHttp.layer,
+        SystemHttp.layer,
+        WebhooksHttp.layer
+      ]),
+      Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
+    ),
+    HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
+    CheckoutHttp.layer
+  ).pipe(Layer.provide(RouteAccess.middleware.layer)),
+  Edge.layer
 )
+
+/** Serves the routes as the edge expects the router to match them: exactly as written. */
+export const serve = (options: { readonly disableListenLog?: boolean } = {}) =>
+  HttpRouter.serve(routes, { ...options, disableLogger: true, routerConfig: RequestTarget.routerConfig })

@@ -1,8 +1,12 @@
-// SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the
-// request's own changes, in one transaction, and repeats get it back instead of running again.
-import { Authentication, Clock, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
-import { type Cause, Effect, Equal, Hash, Option } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+// SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the request's own
+// changes, in one transaction, and repeats get it back instead of running again. It runs after authentication, on
+// what the edge decided the request is: its principal, the route the router matched, and the body parsed once.
+import { Clock, type IdempotencyScope, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
+import { type Cause, Effect, Equal, Hash } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as ErrorResponses from "./ErrorResponses.js"
+import * as RequestBody from "./RequestBody.js"
+import * as RequestIssues from "./RequestIssues.js"
 
 const keyPattern = /^[\x20-\x7E]{1,255}$/
 
@@ -22,36 +26,40 @@ const canonical = (value: unknown): unknown => {
   return value
 }
 
+/** Card data reduced to what is shown of a card: the stored hash must not become a way to recover it. */
+const maskedCard = (card: Readonly<Record<string, unknown>>) => {
+  const { number, security_code, ...rest } = card
+  const digits = typeof number === "string" ? number.replace(/\D/g, "") : ""
+  return {
+    ...rest,
+    number: `${digits.slice(0, 6)}…${digits.slice(-4)}/${digits.length}`,
+    security_code: typeof security_code === "string" ? security_code.length : null
+  }
+}
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
 /**
- * The body as canonical JSON, with the card number and security code reduced to what is shown of a card:
- * the stored hash must not become a way to recover them.
+ * The payload as it is compared between repeats: canonical JSON (key order does not matter), with card data masked —
+ * a body's `card`, and a body that is card data itself (a card tokenization, which carries a `security_code`).
  */
-export const requestFingerprint = (body: string): string => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(body)
-  } catch {
-    return body
-  }
-  if (typeof parsed === "object" && parsed !== null && "card" in parsed) {
-    const card = (parsed as { card: unknown }).card
-    if (typeof card === "object" && card !== null) {
-      const { number, security_code, ...rest } = card as Record<string, unknown>
-      const digits = typeof number === "string" ? number.replace(/\D/g, "") : ""
-      ;(parsed as { card: unknown }).card = {
-        ...rest,
-        number: `${digits.slice(0, 6)}…${digits.slice(-4)}/${digits.length}`,
-        security_code: typeof security_code === "string" ? security_code.length : null
-      }
-    }
-  }
-  return JSON.stringify(canonical(parsed))
+export const payloadFingerprint = (payload: unknown): string => {
+  if (payload === undefined) return ""
+  const masked = !isObject(payload)
+    ? payload
+    : "security_code" in payload
+      ? maskedCard(payload)
+      : isObject(payload.card)
+        ? { ...payload, card: maskedCard(payload.card) }
+        : payload
+  return JSON.stringify(canonical(masked))
 }
 
 /**
- * How a failure of the wrapped request (an unknown route, a body that is not JSON, a defect) crosses the
- * transaction: untouched. Effect compares failures structurally when it combines causes, and a router failure
- * holds the request, whose getters parse the body — throwing, for a body that is not JSON.
+ * How a failure of the wrapped request (a query that fails its schema, a defect) crosses the transaction: untouched.
+ * Effect compares failures structurally when it combines causes, and a failure may hold whatever the request carried
+ * (a schema failure holds its input), which no hash or equality should walk.
  */
 class RequestFailed {
   constructor(readonly cause: Cause.Cause<unknown>) {}
@@ -63,59 +71,54 @@ class RequestFailed {
   }
 }
 
-const errorResponse = (status: number, code: string, message: string) =>
-  HttpServerResponse.jsonUnsafe({ code, message }, { status })
+const conflict = (code: string, message: string) => ErrorResponses.json(409, { code, message })
 
-const unavailable = () => errorResponse(503, "unavailable", "the service is temporarily unavailable")
+const unavailable = () =>
+  ErrorResponses.json(503, { code: "unavailable", message: "the service is temporarily unavailable" })
 
 const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
 
+/** Who sent the request, for the scope of its key. */
+export interface Owner {
+  readonly principal: string
+  readonly companyId: IdempotencyScope["companyId"]
+}
+
 export const make = Effect.gen(function* () {
   const store = yield* IdempotencyStore
   const transactions = yield* Transactions
-  const authentication = yield* Authentication
 
-  const companyOf = (request: HttpServerRequest.HttpServerRequest) => {
-    const authorization = request.headers.authorization ?? ""
-    const secretKey = authorization.startsWith("Bearer ") ? authorization.slice(7).trim() : ""
-    // A refused key has no company (the handler answers 401 or 403); a database that cannot say is not a refusal:
-    // running the request without its key would let a repeat run it twice.
-    return authentication.authenticate(secretKey).pipe(
-      Effect.map((principal) => Option.some(principal.companyId)),
-      Effect.catchTags({
-        Unauthenticated: () => Effect.succeed(Option.none()),
-        CompanyBlocked: () => Effect.succeed(Option.none())
-      })
-    )
-  }
-
+  /**
+   * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload` says whether the route reads a body: a
+   * body it reads but cannot decode is answered 400 by the route, which is never stored, and a body it ignores is no
+   * part of what a repeat must match.
+   */
   return <E, R>(
-    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    owner: Effect.Effect<Owner>,
+    takesPayload: boolean,
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = request.headers["idempotency-key"]
-      if (request.method !== "POST" || key === undefined) return yield* httpEffect
+      if (request.method !== "POST" || key === undefined) return yield* next
       if (!keyPattern.test(key)) {
-        return HttpServerResponse.jsonUnsafe(
-          {
-            code: "invalid_request",
-            message: "Idempotency-Key: must be 1 to 255 printable ASCII characters",
-            issues: [{ path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }]
-          },
-          { status: 400 }
+        return ErrorResponses.of(
+          RequestIssues.invalidRequest(
+            [{ path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }],
+            ""
+          )
         )
       }
-      // Without a company there is nothing to scope the key to: the request fails authentication anyway.
-      const found = yield* Effect.option(companyOf(request))
-      if (Option.isNone(found)) return unavailable()
-      const companyId = found.value
-      if (Option.isNone(companyId)) return yield* httpEffect
-
-      const scope = { companyId: companyId.value, endpoint: `POST ${request.url.split("?")[0]}`, key }
-      const body = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
-      const requestHash = yield* Secrets.sha256Hex(requestFingerprint(body))
+      const body = yield* RequestBody.RequestBody
+      if (takesPayload && body._tag === "Refused") return yield* next
+      const { route, params } = yield* HttpRouter.RouteContext
+      const payload = takesPayload && body._tag === "Json" ? payloadFingerprint(body.value) : ""
+      const requestHash = yield* Secrets.sha256Hex(
+        Object.keys(params).length === 0 ? payload : `${JSON.stringify(canonical(params))} ${payload}`
+      )
+      const scope: IdempotencyScope = { ...(yield* owner), endpoint: `POST ${route.path}`, key }
       // The claim, the request's changes and its stored response share one transaction: a request that fails,
       // or dies with its process, leaves the key free, and one that commits leaves its response.
       return yield* transactions
@@ -130,21 +133,11 @@ export const make = Effect.gen(function* () {
                   headers: { "idempotent-replayed": "true" }
                 })
               case "Conflict":
-                return errorResponse(
-                  409,
-                  "idempotency_conflict",
-                  "this Idempotency-Key was used with another request body"
-                )
+                return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
               case "InProgress":
-                return errorResponse(
-                  409,
-                  "idempotency_in_progress",
-                  "a request with this Idempotency-Key is still running"
-                )
+                return conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running")
               case "Claimed": {
-                const response = yield* httpEffect.pipe(
-                  Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause)))
-                )
+                const response = yield* next.pipe(Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause))))
                 if (isStored(response.status)) {
                   yield* store.complete(
                     scope,

@@ -1,11 +1,12 @@
 // Handlers of the Invoices group: wire request → use case → Invoice transaction.
-import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
+import { Caller, CreateInvoiceRequest, FaturaApi, RefundRequest } from "@fatura/api"
 import { type CardInput, type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
 import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import { invoiceResponse } from "./InvoiceResponse.js"
+import * as RequestBody from "./RequestBody.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
 
@@ -75,12 +76,18 @@ export const layer = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
     const lifecycle = yield* InvoiceLifecycle
+    const createPayload = RequestBody.payload(CreateInvoiceRequest)
+    const refundPayload = RequestBody.payload(RefundRequest)
     return handlers
-      .handle("create", ({ payload }) =>
+      .handleRaw("create", () =>
         Effect.gen(function* () {
+          const payload = yield* createPayload
           const caller = yield* Caller
-          return invoiceResponse(yield* invoices.create(caller, toCreateInput(payload)), 201)
-        }).pipe(Effect.mapError(toResponse))
+          return invoiceResponse(
+            yield* invoices.create(caller, toCreateInput(payload)).pipe(Effect.mapError(toResponse)),
+            201
+          )
+        })
       )
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
@@ -101,16 +108,14 @@ export const layer = HttpApiBuilder.group(
           }
         }).pipe(Effect.mapError(toResponse))
       )
-      .handle("refund", ({ payload }) =>
+      .handleRaw("refund", () =>
         Effect.gen(function* () {
-          const view = yield* lifecycle.refund(
-            yield* Caller,
-            String(payload.id),
-            payload.amount ?? null,
-            payload.reason ?? null
-          )
+          const payload = yield* refundPayload
+          const view = yield* lifecycle
+            .refund(yield* Caller, String(payload.id), payload.amount ?? null, payload.reason ?? null)
+            .pipe(Effect.mapError(toResponse))
           return invoiceResponse(view, 201)
-        }).pipe(Effect.mapError(toResponse))
+        })
       )
       .handle("search", ({ query }) =>
         Effect.gen(function* () {

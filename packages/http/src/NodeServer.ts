@@ -1,7 +1,8 @@
 // The Node HTTP server under the routes, with the time limits of SPEC 10 (headers within 10 s, the whole request
-// within 30 s: 408), the contract's JSON body on the errors Node answers by itself, before any route runs, and a
-// close that lets the requests in flight finish (SPEC 11.2).
-import { createServer, type Server, type ServerResponse } from "node:http"
+// within 30 s: 408), the contract's JSON body and an `X-Request-Id` on what Node answers by itself before any route
+// runs (a request it cannot parse, headers too large or too slow, a CONNECT), and a close that lets the requests in
+// flight finish (SPEC 11.2). A request without a Host header is left to the edge, which answers it like any other.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 
 export const headersTimeoutMs = 10_000
@@ -13,6 +14,15 @@ const clientErrors: Record<string, readonly [status: number, reason: string, cod
 }
 const malformed = [400, "Bad Request", "invalid_request", "the request could not be parsed"] as const
 
+/** A whole response written on the socket, then closed: Node has no request object for these to answer through. */
+const answerOnSocket = (socket: Duplex, status: number, reason: string, body: Readonly<Record<string, unknown>>) => {
+  const json = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\n` +
+      `x-request-id: ${crypto.randomUUID()}\r\nconnection: close\r\n\r\n${json}`
+  )
+}
+
 const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
   if (error.code === "ECONNRESET" || !socket.writable || started) {
@@ -20,12 +30,12 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     return
   }
   const [status, reason, code, message] = clientErrors[error.code ?? ""] ?? malformed
-  const body = JSON.stringify(status === 400 ? { code, message, issues: [] } : { code, message })
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `connection: close\r\n\r\n${body}`
-  )
+  answerOnSocket(socket, status, reason, status === 400 ? { code, message, issues: [] } : { code, message })
 }
+
+/** A proxy tunnel (CONNECT) is not something this server offers: the answer an unknown route gets. */
+const answerConnect = (_request: IncomingMessage, socket: Duplex) =>
+  answerOnSocket(socket, 404, "Not Found", { code: "not_found", message: "no such route" })
 
 /**
  * On `close` (a stop, SPEC 11.2) every connection is to end after the response it is working on: the responses still
@@ -58,9 +68,12 @@ export const create = (): Server => {
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,
     // How often Node looks for requests past those limits; its default of 30 s would let them run far over.
-    connectionsCheckingInterval: 1_000
+    connectionsCheckingInterval: 1_000,
+    // Node's own answer to a missing Host is a bare 400; the edge answers it in the contract's terms instead.
+    requireHostHeader: false
   })
   server.on("clientError", answerClientError)
+  server.on("connect", answerConnect)
   // An `Expect` other than 100-continue would get Node's bare 417; it asks for nothing the API offers, so the
   // request is answered as if it had not been sent (RFC 9110 allows either), in the contract's own terms.
   server.on("checkExpectation", (request, response) => server.emit("request", request, response))

@@ -1,5 +1,5 @@
 // Handlers of the payer's side: the boleto PDF behind the invoice's checkout token.
-import { FaturaApi, NotFound, PublicCaller } from "@fatura/api"
+import { CardTokenRequest, FaturaApi, NotFound, PayRequest, PublicCaller } from "@fatura/api"
 import { CardTokens, Invoices } from "@fatura/application"
 import { Company, Document, type Invoice, InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
@@ -7,6 +7,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import * as BoletoPdf from "./BoletoPdf.js"
 import { toResponse } from "./FailureResponses.js"
 import { toCardInput } from "./InvoicesHttp.js"
+import * as RequestBody from "./RequestBody.js"
 
 /** An invoice as its payer sees it (SPEC 5.5). */
 const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => {
@@ -36,6 +37,8 @@ export const layer = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
     const cardTokens = yield* CardTokens
+    const cardPayload = RequestBody.payload(CardTokenRequest)
+    const payPayload = RequestBody.payload(PayRequest)
     return handlers
       .handle("invoice", ({ params, query }) =>
         invoices.findForPayer(params.secureId, query.token ?? "").pipe(
@@ -43,16 +46,19 @@ export const layer = HttpApiBuilder.group(
           Effect.mapError(toResponse)
         )
       )
-      .handle("tokenizeCard", ({ payload }) =>
+      .handleRaw("tokenizeCard", () =>
         Effect.gen(function* () {
-          const issued = yield* cardTokens.tokenize(yield* PublicCaller, {
-            number: payload.number,
-            firstName: payload.first_name,
-            lastName: payload.last_name,
-            month: payload.month,
-            year: payload.year,
-            securityCode: payload.security_code
-          })
+          const payload = yield* cardPayload
+          const issued = yield* cardTokens
+            .tokenize(yield* PublicCaller, {
+              number: payload.number,
+              firstName: payload.first_name,
+              lastName: payload.last_name,
+              month: payload.month,
+              year: payload.year,
+              securityCode: payload.security_code
+            })
+            .pipe(Effect.mapError(toResponse))
           return {
             token: issued.token,
             brand: issued.brand,
@@ -61,13 +67,16 @@ export const layer = HttpApiBuilder.group(
             expiration_month: issued.expirationMonth,
             expiration_year: issued.expirationYear
           }
-        }).pipe(Effect.mapError(toResponse))
+        })
       )
-      .handle("pay", ({ params, query, payload }) =>
-        invoices.payForPayer(params.secureId, query.token ?? "", toCardInput(payload.card)).pipe(
-          Effect.map(({ invoice, company }) => toPublicInvoice(invoice, company)),
-          Effect.mapError(toResponse)
-        )
+      .handleRaw("pay", ({ params, query }) =>
+        Effect.gen(function* () {
+          const payload = yield* payPayload
+          const { invoice, company } = yield* invoices
+            .payForPayer(params.secureId, query.token ?? "", toCardInput(payload.card))
+            .pipe(Effect.mapError(toResponse))
+          return toPublicInvoice(invoice, company)
+        })
       )
       .handle("boletoPdf", ({ params, query }) =>
         Effect.gen(function* () {

@@ -1,19 +1,18 @@
-// The server side of the public-token security: authenticates a `pk_…` token and provides the PublicCaller.
-import { PublicCaller, PublicTokenAuthorization } from "@fatura/api"
-import { Authentication } from "@fatura/application"
-import { Effect, Layer, Redacted } from "effect"
-import { toResponse } from "./FailureResponses.js"
+// The server side of the public-token security: the PublicCaller is the principal the edge authenticated
+// (`RouteAccess`), which already answered 401, 403 or 503 to a request without one.
+import { PublicCaller, PublicTokenAuthorization, Unauthorized } from "@fatura/api"
+import { Effect, Layer } from "effect"
+import * as RequestPrincipal from "./RequestPrincipal.js"
 
-export const layer = Layer.effect(
+export const layer = Layer.succeed(
   PublicTokenAuthorization,
-  Effect.gen(function* () {
-    const authentication = yield* Authentication
-    return PublicTokenAuthorization.of({
-      publicToken: (httpEffect, { credential }) =>
-        authentication.authenticatePublic(Redacted.value(credential)).pipe(
-          Effect.mapError(toResponse),
-          Effect.flatMap((principal) => Effect.provideService(httpEffect, PublicCaller, principal))
-        )
-    })
+  PublicTokenAuthorization.of({
+    publicToken: (httpEffect) =>
+      Effect.gen(function* () {
+        const principal = yield* RequestPrincipal.Current
+        if (principal._tag !== "PublicToken")
+          return yield* new Unauthorized({ message: "a valid public token is required: Authorization: Bearer pk_…" })
+        return yield* Effect.provideService(httpEffect, PublicCaller, principal.caller)
+      })
   })
 )

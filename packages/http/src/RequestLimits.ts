@@ -1,7 +1,8 @@
-// The request limits of SPEC 10 that no schema states: body size, JSON nesting and string length, and the
-// per-key rate limit's setting.
+// The request limits of SPEC 10 that no schema states: body size, JSON nesting, string length and well-formed text,
+// and the per-key rate limit's setting.
 import type { ErrorIssue } from "@fatura/api"
 import { ByteSize, Context } from "effect"
+import * as WellFormedText from "./WellFormedText.js"
 
 export const maxBodyBytes = 1024 * 1024
 export const maxBodySize = ByteSize.bytes(maxBodyBytes)
@@ -26,9 +27,13 @@ const pathOf = (node: Node | undefined): string => {
 
 /**
  * The first place where a parsed JSON body nests deeper than {@link maxDepth} or holds a string (value or key)
- * longer than {@link maxStringLength}; walked without recursion, so no body can exhaust the stack.
+ * longer than {@link maxStringLength} or that `textProblem` finds fault with (by default, text that is not
+ * well-formed); walked without recursion, so no body can exhaust the stack.
  */
-export const checkJson = (body: unknown): ErrorIssue | undefined => {
+export const checkJson = (
+  body: unknown,
+  textProblem: (text: string) => string | undefined = WellFormedText.problemOf
+): ErrorIssue | undefined => {
   const stack: Array<Node> = [{ value: body, key: "", parent: undefined, depth: 0 }]
   while (stack.length > 0) {
     const node = stack.pop()!
@@ -37,6 +42,8 @@ export const checkJson = (body: unknown): ErrorIssue | undefined => {
       if (value.length > maxStringLength) {
         return { path: pathOf(node), message: `must be at most ${maxStringLength} characters` }
       }
+      const problem = textProblem(value)
+      if (problem !== undefined) return { path: pathOf(node), message: problem }
       continue
     }
     if (value === null || typeof value !== "object") continue
@@ -45,6 +52,8 @@ export const checkJson = (body: unknown): ErrorIssue | undefined => {
       if (key.length > maxStringLength) {
         return { path: pathOf(node), message: `has a key longer than ${maxStringLength} characters` }
       }
+      const problem = textProblem(key)
+      if (problem !== undefined) return { path: pathOf(node), message: `has a key that ${problem}` }
       stack.push({ value: (value as Record<string, unknown>)[key], key, parent: node, depth: node.depth + 1 })
     }
   }

@@ -1,26 +1,27 @@
 // Handlers of the sandbox helpers: the same moves, rules, ledger and events as the real path.
-import { Caller, FaturaApi } from "@fatura/api"
+import { Caller, FaturaApi, InvoiceReferenceRequest } from "@fatura/api"
 import { InvoiceLifecycle } from "@fatura/application"
 import { InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
+import * as RequestBody from "./RequestBody.js"
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "sandbox",
   Effect.fn(function* (handlers) {
     const lifecycle = yield* InvoiceLifecycle
-    const helper =
-      (move: typeof lifecycle.pay) =>
-      ({ payload }: { readonly payload: { readonly id: string | number } }) =>
-        Effect.gen(function* () {
-          const view = yield* move(yield* Caller, String(payload.id))
-          return InvoiceTransaction.render(view.invoice, view.company, view.totals)
-        }).pipe(Effect.mapError(toResponse))
+    const referencePayload = RequestBody.payload(InvoiceReferenceRequest)
+    const helper = (move: typeof lifecycle.pay) => () =>
+      Effect.gen(function* () {
+        const payload = yield* referencePayload
+        const view = yield* move(yield* Caller, String(payload.id)).pipe(Effect.mapError(toResponse))
+        return InvoiceTransaction.render(view.invoice, view.company, view.totals)
+      })
     return handlers
-      .handle("pay", helper(lifecycle.pay))
-      .handle("expire", helper(lifecycle.expire))
-      .handle("chargeback", helper(lifecycle.chargeback))
+      .handleRaw("pay", helper(lifecycle.pay))
+      .handleRaw("expire", helper(lifecycle.expire))
+      .handleRaw("chargeback", helper(lifecycle.chargeback))
   })
 )

@@ -1,6 +1,4 @@
 export * as FailureResponses from "./FailureResponses.js"
 export * as FaturaHttp from "./FaturaHttp.js"
-export * as Idempotency from "./Idempotency.js"
 export * as NodeServer from "./NodeServer.js"
 export * as RequestLimits from "./RequestLimits.js"
-export * as ResponseEnvelope from "./ResponseEnvelope.js"

@@ -1,4 +1,4 @@
-// The IdempotencyStore port in SQL: a stored response per company, endpoint and key, and a transaction-level
+// The IdempotencyStore port in SQL: a stored response per principal, endpoint and key, and a transaction-level
 // advisory lock on the same three as the claim — held while the request runs, and gone with its transaction,
 // whether it commits, rolls back or its connection dies with the process.
 import { type Claim, IdempotencyStore } from "@fatura/application"
@@ -19,13 +19,13 @@ export const layer = Layer.effect(
           const [lock] = yield* sql`
             SELECT pg_try_advisory_xact_lock(
               ${lockClass}::int4,
-              hashtext(${String(scope.companyId)}::text || ' ' || ${scope.endpoint}::text || ' ' || ${scope.key}::text)
+              hashtext(${scope.principal}::text || ' ' || ${scope.endpoint}::text || ' ' || ${scope.key}::text)
             ) AS held`
           if (lock?.held !== true) return { _tag: "InProgress" } satisfies Claim
           // A statement of its own: its snapshot is taken after the lock, so it sees what the last holder committed.
           const [row] = yield* sql`
             SELECT request_hash, response_status, response_body FROM idempotency_keys
-            WHERE company_id = ${scope.companyId} AND endpoint = ${scope.endpoint} AND key = ${scope.key}`
+            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}`
           if (row === undefined) return { _tag: "Claimed" } satisfies Claim
           if (text(row.request_hash) !== requestHash) return { _tag: "Conflict" } satisfies Claim
           return {
@@ -36,9 +36,10 @@ export const layer = Layer.effect(
 
       complete: (scope, requestHash, response, now) =>
         sql`
-          INSERT INTO idempotency_keys (company_id, endpoint, key, request_hash, response_status, response_body, created_at)
-          VALUES (${scope.companyId}, ${scope.endpoint}, ${scope.key}, ${requestHash}, ${response.status},
-                  ${response.body}, ${now}::timestamptz)`.pipe(Effect.asVoid, storage)
+          INSERT INTO idempotency_keys (principal, company_id, endpoint, key, request_hash, response_status,
+                                        response_body, created_at)
+          VALUES (${scope.principal}, ${scope.companyId}, ${scope.endpoint}, ${scope.key}, ${requestHash},
+                  ${response.status}, ${response.body}, ${now}::timestamptz)`.pipe(Effect.asVoid, storage)
     })
   })
 )

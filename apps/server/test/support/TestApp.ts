@@ -6,7 +6,7 @@ import { ApiKeys, Companies, Expirations, KeyCacheTtl, Postbacks, type Registrat
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
 import { nextCnpj } from "./Cnpj.js"
@@ -79,10 +79,8 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
       return span
     }
   })
-  const routes = FaturaHttp.routes.pipe(
-    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000))
-  )
-  const server = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  const server = FaturaHttp.serve({ disableListenLog: true }).pipe(
+    Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000)),
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs),

@@ -32,24 +32,26 @@ const decodeChunked = (payload: Buffer): Buffer => {
   return Buffer.concat(parts)
 }
 
-export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Promise<RawReply> =>
+/** Sends `bytes` as they are on a connection of their own and reads the one answer, until the server closes it. */
+export const exchange = (
+  port: number,
+  bytes: Uint8Array,
+  options: { readonly localAddress?: string | undefined; readonly timeoutMs?: number } = {}
+): Promise<RawReply> =>
   new Promise((resolve, reject) => {
-    const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body)
-    const head = [
-      `${request.method} ${request.target} HTTP/1.1`,
-      "host: 127.0.0.1",
-      "connection: close",
-      ...request.headers.map(([name, value]) => `${name}: ${value}`),
-      ...(request.body === undefined ? [] : [`content-length: ${body.length}`])
-    ].join("\r\n")
-    const socket = connect({ host: "127.0.0.1", port, localAddress: request.localAddress ?? "127.0.0.1" })
+    const timeoutMs = options.timeoutMs ?? 15_000
+    const socket = connect({ host: "127.0.0.1", port, localAddress: options.localAddress ?? "127.0.0.1" })
     const chunks: Array<Buffer> = []
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new Error(`no answer within ${timeoutMs} ms to ${request.method} ${request.target}`))
+      reject(
+        new Error(
+          `no answer within ${timeoutMs} ms to ${JSON.stringify(Buffer.from(bytes).subarray(0, 80).toString("latin1"))}`
+        )
+      )
     }, timeoutMs)
     // Written, not ended: a client that half-closes may lose its answer; `connection: close` ends the exchange.
-    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body])))
+    socket.on("connect", () => socket.write(bytes))
     socket.on("data", (chunk: Buffer) => chunks.push(chunk))
     socket.on("error", (error) => {
       clearTimeout(timer)
@@ -81,6 +83,21 @@ export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Pro
       resolve({ status: Number(statusLine.split(" ")[1]), headers, text, body: parsed })
     })
   })
+
+export const send = (port: number, request: RawRequest, timeoutMs = 15_000): Promise<RawReply> => {
+  const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body)
+  const head = [
+    `${request.method} ${request.target} HTTP/1.1`,
+    "host: 127.0.0.1",
+    "connection: close",
+    ...request.headers.map(([name, value]) => `${name}: ${value}`),
+    ...(request.body === undefined ? [] : [`content-length: ${body.length}`])
+  ].join("\r\n")
+  return exchange(port, Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body]), {
+    localAddress: request.localAddress,
+    timeoutMs
+  })
+}
 
 let nextAddress = 0
 

@@ -1,0 +1,42 @@
+// One log line and one metrics sample for every request, whatever answered it (SPEC 11.1, 11.2), labelled by the route
+// the router matched — or `unmatched` — never by anything the client wrote.
+import { Clock, Context, Effect } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import * as HttpMetrics from "./HttpMetrics.js"
+
+/**
+ * Where the route stage leaves the route it matched for the access log, which wraps the router and so cannot see the
+ * route itself. Each request gets its own.
+ */
+export const MatchedRoute = Context.Reference<{ route: string | undefined }>("@fatura/http/MatchedRoute", {
+  defaultValue: () => ({ route: undefined })
+})
+
+/** The path in the log, without its query (which may carry a checkout token), and cut short. */
+const loggedPath = (url: string) => {
+  const queryStart = url.indexOf("?")
+  return (queryStart === -1 ? url : url.slice(0, queryStart)).slice(0, 256)
+}
+
+export const record = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const started = yield* Clock.currentTimeMillis
+    const matched: { route: string | undefined } = { route: undefined }
+    const response = yield* Effect.provideService(next, MatchedRoute, matched)
+    const durationMs = (yield* Clock.currentTimeMillis) - started
+    const route = matched.route ?? HttpMetrics.unmatched
+    yield* Effect.logInfo("request").pipe(
+      Effect.annotateLogs({
+        method: request.method,
+        route,
+        path: loggedPath(request.url),
+        status: response.status,
+        durationMs
+      })
+    )
+    yield* HttpMetrics.record(request.method, route, response.status, durationMs / 1000)
+    return response
+  })

@@ -1,0 +1,50 @@
+// The contract's JSON (SPEC 3) for what failed on its way to a response instead of answering: an unknown route
+// (404), a query or path that failed its schema (400 with `issues`), and bugs (500, logged with the request id,
+// nothing leaked). A 401 also says which scheme would be accepted (SPEC 2).
+import { Cause, Effect, Option } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import * as ErrorResponses from "./ErrorResponses.js"
+import * as RequestIssues from "./RequestIssues.js"
+
+const isRouteNotFound = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.findErrorOption(cause)
+  if (Option.isNone(failure)) return false
+  const error = failure.value as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } }
+  return error._tag === "HttpServerError" && error.reason?._tag === "RouteNotFound"
+}
+
+const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
+  if (isRouteNotFound(cause)) return Effect.succeed(ErrorResponses.noSuchRoute())
+  const defect = Cause.findDefect(cause)
+  if (defect._tag === "Success" && HttpApiError.HttpApiSchemaError.is(defect.success)) {
+    const schemaError = defect.success
+    if (schemaError.kind !== "Body" && schemaError.kind !== "ResponseHeaders") {
+      const where = schemaError.kind === "Payload" ? "body" : schemaError.kind.toLowerCase()
+      const issues = RequestIssues.issuesOf(schemaError.cause)
+      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(issues, `the request ${where} is invalid`)))
+    }
+  }
+  return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
+    Effect.as(
+      ErrorResponses.json(500, {
+        code: "internal_error",
+        message: `an internal error occurred (request ${requestId})`
+      })
+    )
+  )
+}
+
+export const wrap =
+  (requestId: string) =>
+  <E, R>(
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    next.pipe(
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
+      ),
+      Effect.map((response) =>
+        response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response
+      )
+    )

@@ -1,0 +1,152 @@
+// The request body (SPEC 1, 3, 10), read and understood once, before routing. A POST's body is declared as JSON in
+// UTF-8 (else 415), at most 1 MiB (else 413), decoded strictly, parsed once, and checked for nesting, string sizes and
+// well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the endpoint's
+// payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
+// authentication; a route that takes no payload never looks at it.
+import type { InvalidRequest } from "@fatura/api"
+import { Context, Effect, Schema } from "effect"
+import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as ErrorResponses from "./ErrorResponses.js"
+import * as RequestIssues from "./RequestIssues.js"
+import * as RequestLimits from "./RequestLimits.js"
+
+export type Body =
+  /** No body; also what a request other than a POST has (a body sent with a GET is ignored, SPEC 4.2). */
+  | { readonly _tag: "Empty" }
+  | { readonly _tag: "Json"; readonly value: unknown }
+  | { readonly _tag: "Refused"; readonly error: InvalidRequest }
+
+const empty: Body = { _tag: "Empty" }
+
+export const RequestBody = Context.Reference<Body>("@fatura/http/RequestBody", { defaultValue: () => empty })
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+const lenientUtf8 = new TextDecoder("utf-8")
+
+const refused = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>, fallback: string) =>
+  ({ _tag: "Refused", error: RequestIssues.invalidRequest(issues, fallback) }) as const
+
+/** Where the bytes that are not UTF-8 landed: the string the lenient decoder had to put U+FFFD into. */
+const invalidUtf8 = (bytes: Uint8Array): Body => {
+  const message = "is not valid UTF-8"
+  try {
+    const issue = RequestLimits.checkJson(JSON.parse(lenientUtf8.decode(bytes)), (text) =>
+      text.includes("\uFFFD") ? message : undefined
+    )
+    if (issue !== undefined) return refused([issue], "")
+  } catch {
+    // Not JSON either: nothing to name but the body.
+  }
+  return refused([], "the request body is not valid UTF-8")
+}
+
+export const parse = (bytes: Uint8Array): Body => {
+  if (bytes.byteLength === 0) return empty
+  let text: string
+  try {
+    text = strictUtf8.decode(bytes)
+  } catch {
+    return invalidUtf8(bytes)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return refused([], "the request body is not valid JSON")
+  }
+  const issue = RequestLimits.checkJson(value)
+  return issue === undefined ? { _tag: "Json", value } : refused([issue], "")
+}
+
+interface MediaType {
+  readonly type: string
+  readonly charset: string | undefined
+}
+
+const mediaTypeOf = (header: string | undefined): MediaType | undefined => {
+  if (header === undefined) return undefined
+  const [type = "", ...parameters] = header.split(";")
+  const charset = parameters
+    .map((parameter) => parameter.trim().split("="))
+    .find(([name]) => name?.trim().toLowerCase() === "charset")?.[1]
+  return {
+    type: type.trim().toLowerCase(),
+    charset: charset
+      ?.trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase()
+  }
+}
+
+const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = request.headers["content-length"]
+  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+}
+
+const unsupportedMediaType = (message: string) => ErrorResponses.json(415, { code: "unsupported_media_type", message })
+
+// The rest of an oversized body is not worth reading: the connection closes after the answer.
+const payloadTooLarge = () =>
+  HttpServerResponse.setHeader(
+    ErrorResponses.json(413, {
+      code: "payload_too_large",
+      message: `the request body is over ${RequestLimits.maxBodyBytes} bytes`
+    }),
+    "connection",
+    "close"
+  )
+
+/** What is wrong with the body's declaration, answered before a byte of it is read. */
+const refusedDeclaration = (request: HttpServerRequest.HttpServerRequest) => {
+  const declared = mediaTypeOf(request.headers["content-type"])
+  if (declared === undefined ? hasBody(request) : declared.type !== "application/json") {
+    return unsupportedMediaType("send the body as Content-Type: application/json")
+  }
+  if (declared?.charset !== undefined && declared.charset !== "utf-8" && declared.charset !== "utf8") {
+    return unsupportedMediaType("send the body in UTF-8 (charset=utf-8), or without a charset")
+  }
+  if (Number(request.headers["content-length"] ?? 0) > RequestLimits.maxBodyBytes) return payloadTooLarge()
+  return undefined
+}
+
+/** Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. */
+export const read = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.method !== "POST") return next
+    const refusal = refusedDeclaration(request)
+    if (refusal !== undefined) return Effect.succeed(refusal)
+    if (!hasBody(request)) return next
+    return request.arrayBuffer.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize),
+      Effect.matchEffect({
+        onFailure: (error) =>
+          Effect.succeed(
+            error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+              ? payloadTooLarge()
+              : ErrorResponses.of(RequestIssues.invalidRequest([], "the request body could not be read"))
+          ),
+        onSuccess: (buffer) => Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+      })
+    )
+  })
+
+/**
+ * The endpoint's payload, decoded by its schema from the body the edge parsed: a refused body or a schema failure is
+ * the contract's 400. Made once per endpoint, used by every request.
+ */
+export const payload = <S extends Schema.Top>(
+  schema: S
+): Effect.Effect<S["Type"], InvalidRequest, S["DecodingServices"]> => {
+  const decode = Schema.decodeUnknownEffect(schema, { errors: "all" })
+  return Effect.flatMap(RequestBody, (body) =>
+    body._tag === "Refused"
+      ? Effect.fail(body.error)
+      : decode(body._tag === "Json" ? body.value : undefined).pipe(
+          Effect.mapError((error) =>
+            RequestIssues.invalidRequest(RequestIssues.issuesOf(error), "the request body is invalid")
+          )
+        )
+  )
+}

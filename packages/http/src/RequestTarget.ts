@@ -1,0 +1,70 @@
+// The request target, judged once before routing. Every route has one spelling, the one the contract writes: a
+// path spelled any other way (another case, a doubled or trailing slash, a dot segment, percent-encoding, a `;`
+// parameter) answers 404 like an unknown path, so nothing keyed by the route — idempotency, rate limits, metrics —
+// can be reached by a second spelling. The query must be well-formed percent-encoded UTF-8 holding well-formed text
+// (400 naming the parameter), and an HTTP/1.1 request must name its host (RFC 9112 §3.2).
+import { Effect } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import * as ErrorResponses from "./ErrorResponses.js"
+import * as RequestIssues from "./RequestIssues.js"
+import * as WellFormedText from "./WellFormedText.js"
+
+/** Segments of RFC 3986 unreserved characters, none of them `.` or `..`; or the root alone. */
+const canonicalPath = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+$|^\/$/
+
+/** How the router matches: exactly as written, which is what the canonical path check leaves it to do. */
+export const routerConfig = { caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false }
+
+const decodeQueryPart = (part: string) => decodeURIComponent(part.replaceAll("+", " "))
+
+/** The first parameter of a query string that does not decode to well-formed text, with what is wrong with it. */
+export const queryProblem = (query: string): { readonly name: string; readonly message: string } | undefined => {
+  for (const pair of query.split("&")) {
+    const separator = pair.indexOf("=")
+    const rawName = separator === -1 ? pair : pair.slice(0, separator)
+    let name: string
+    let value: string
+    try {
+      name = decodeQueryPart(rawName)
+    } catch {
+      return { name: "query", message: "a parameter name is not percent-encoded UTF-8" }
+    }
+    const nameProblem = WellFormedText.problemOf(name)
+    if (nameProblem !== undefined) return { name: "query", message: `a parameter name ${nameProblem}` }
+    try {
+      value = separator === -1 ? "" : decodeQueryPart(pair.slice(separator + 1))
+    } catch {
+      return { name, message: "is not percent-encoded UTF-8" }
+    }
+    const valueProblem = WellFormedText.problemOf(value)
+    if (valueProblem !== undefined) return { name, message: valueProblem }
+  }
+  return undefined
+}
+
+const lacksHost = (request: HttpServerRequest.HttpServerRequest) =>
+  request.headers.host === undefined && (request.source as { readonly httpVersion?: string }).httpVersion === "1.1"
+
+export const check = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (lacksHost(request)) {
+      return Effect.succeed(
+        ErrorResponses.of(RequestIssues.invalidRequest([{ path: "Host", message: "is required" }], ""))
+      )
+    }
+    const url = request.url
+    const queryStart = url.indexOf("?")
+    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    if (!canonicalPath.test(path)) return Effect.succeed(ErrorResponses.noSuchRoute())
+    if (queryStart !== -1) {
+      const problem = queryProblem(url.slice(queryStart + 1))
+      if (problem !== undefined) {
+        return Effect.succeed(
+          ErrorResponses.of(RequestIssues.invalidRequest([{ path: problem.name, message: problem.message }], ""))
+        )
+      }
+    }
+    return next
+  })

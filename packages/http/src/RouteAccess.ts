@@ -1,0 +1,154 @@
+// The edge's second half, run once the router has matched a route, around everything the route does: it records the
+// route for the access log, decides who the request acts as from what the route declares — a secret key, a public
+// token, an invoice's checkout token, or nobody — holds it to its rate limit, and runs a POST with an
+// `Idempotency-Key` once for that principal on that route.
+import { FaturaApi, PublicTokenAuthorization, SecretKeyAuthorization } from "@fatura/api"
+import { Authentication, Secrets } from "@fatura/application"
+import { Clock, Effect, Option, Result } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi } from "effect/http-api"
+import * as AccessLog from "./AccessLog.js"
+import * as CheckoutHttp from "./CheckoutHttp.js"
+import * as ClientRateLimit from "./ClientRateLimit.js"
+import * as Credentials from "./Credentials.js"
+import * as ErrorResponses from "./ErrorResponses.js"
+import { toResponse } from "./FailureResponses.js"
+import * as Idempotency from "./Idempotency.js"
+import * as RequestLimits from "./RequestLimits.js"
+import * as RequestPrincipal from "./RequestPrincipal.js"
+
+type Access =
+  /** The merchant's API (SPEC 2): a secret key, limited per key. */
+  | "secretKey"
+  /** Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address. */
+  | "publicToken"
+  /** The payer's side (SPEC 4.7, 11.3): an invoice's checkout token, limited per client address. */
+  | "checkoutToken"
+  /** Operations and documentation: anyone. */
+  | "open"
+
+interface RoutePolicy {
+  readonly access: Access
+  /** Whether the route reads a body, which a repeat with the same `Idempotency-Key` must then match. */
+  readonly takesPayload: boolean
+}
+
+const open: RoutePolicy = { access: "open", takesPayload: false }
+
+/** Each route's policy, by `METHOD path` as the router knows it, read off the contract's security declarations. */
+const policies = (): ReadonlyMap<string, RoutePolicy> => {
+  const byRoute = new Map<string, RoutePolicy>()
+  HttpApi.reflect(FaturaApi, {
+    onGroup: () => {},
+    onEndpoint: ({ group, endpoint, middleware }) => {
+      const declared = middleware as ReadonlySet<unknown>
+      const access: Access = declared.has(SecretKeyAuthorization)
+        ? "secretKey"
+        : declared.has(PublicTokenAuthorization)
+          ? "publicToken"
+          : group.identifier === "public"
+            ? "checkoutToken"
+            : "open"
+      byRoute.set(`${endpoint.method} ${endpoint.path}`, { access, takesPayload: endpoint.payload.size > 0 })
+    }
+  })
+  byRoute.set(`GET ${CheckoutHttp.path}`, { access: "checkoutToken", takesPayload: false })
+  return byRoute
+}
+
+/** The client's address, one spelling per address (an IPv4 client seen through an IPv6 socket is the IPv4 one). */
+const clientAddress = (request: HttpServerRequest.HttpServerRequest) => {
+  const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+  return address.startsWith("::ffff:") ? address.slice(7) : address
+}
+
+const tooMany = (message: string, retryAfterSeconds: number) =>
+  HttpServerResponse.setHeader(
+    ErrorResponses.json(429, { code: "rate_limited", message }),
+    "retry-after",
+    String(retryAfterSeconds)
+  )
+
+export const middleware = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const authentication = yield* Authentication
+    const idempotent = yield* Idempotency.make
+    const perKey = yield* RequestLimits.KeyRateLimit
+    const limitKey = ClientRateLimit.make({ burst: perKey * 2, perSecond: perKey })
+    const limitAddress = ClientRateLimit.make(ClientRateLimit.publicLimit)
+    const policyOf = policies()
+
+    /** A 429 when `client` has spent its allowance, else `undefined`. */
+    const limited = (
+      limit: typeof limitKey,
+      client: string,
+      nowMs: number,
+      message: string
+    ): HttpServerResponse.HttpServerResponse | undefined => {
+      const decision = limit(client, nowMs)
+      return decision.allowed ? undefined : tooMany(message, decision.retryAfterSeconds)
+    }
+    const byAddress = (address: string, nowMs: number) =>
+      limited(limitAddress, address, nowMs, "too many requests from this address; try again later")
+
+    return (next) =>
+      Effect.gen(function* () {
+        const { route } = yield* HttpRouter.RouteContext
+        const request = yield* HttpServerRequest.HttpServerRequest
+        ;(yield* AccessLog.MatchedRoute).route = route.path
+        const policy = policyOf.get(`${route.method} ${route.path}`) ?? open
+        const nowMs = yield* Clock.currentTimeMillis
+        const address = clientAddress(request)
+        const as = (principal: RequestPrincipal.Principal, owner: Effect.Effect<Idempotency.Owner>) =>
+          idempotent(owner, policy.takesPayload, Effect.provideService(next, RequestPrincipal.Current, principal))
+
+        switch (policy.access) {
+          case "open":
+            return yield* next
+          case "secretKey": {
+            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
+            const authenticated = yield* Effect.result(authentication.authenticate(token))
+            // A request no key vouches for is limited by where it comes from.
+            if (Result.isFailure(authenticated)) {
+              return byAddress(address, nowMs) ?? ErrorResponses.of(toResponse(authenticated.failure))
+            }
+            const caller = authenticated.success
+            const overLimit = limited(
+              limitKey,
+              String(caller.keyId),
+              nowMs,
+              `more than ${perKey} requests a second with this key; try again later`
+            )
+            if (overLimit !== undefined) return overLimit
+            return yield* as(
+              { _tag: "SecretKey", caller },
+              Effect.succeed({ principal: `company ${caller.companyId} ${caller.mode}`, companyId: caller.companyId })
+            )
+          }
+          case "publicToken": {
+            const overLimit = byAddress(address, nowMs)
+            if (overLimit !== undefined) return overLimit
+            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
+            const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
+            if (Result.isFailure(authenticated)) return ErrorResponses.of(toResponse(authenticated.failure))
+            const caller = authenticated.success
+            return yield* as(
+              { _tag: "PublicToken", caller },
+              Effect.succeed({ principal: `company ${caller.company.id} ${caller.mode}`, companyId: caller.company.id })
+            )
+          }
+          case "checkoutToken": {
+            const overLimit = byAddress(address, nowMs)
+            if (overLimit !== undefined) return overLimit
+            const token = (yield* HttpServerRequest.ParsedSearchParams).token
+            // Without one token there is no invoice to act on: the route answers 404 whatever the key.
+            if (typeof token !== "string") return yield* next
+            return yield* as(
+              { _tag: "CheckoutToken", token },
+              Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null }))
+            )
+          }
+        }
+      })
+  })
+)
