@@ -1,8 +1,10 @@
 // SPEC 3, 4 and 10 against input nobody should send: for every route of the OpenAPI document (and the checkout
-// page, and routes that do not exist), fast-check generates bodies, query strings and headers — wrong types, huge
-// and non-finite numbers, deep nesting, unicode, NUL and lone surrogates, duplicate keys and headers,
-// prototype-pollution keys, broken JSON, wrong content types and credentials. Whatever arrives: no 5xx, every API
-// error in the contract's JSON, no invoice changed that the request did not name, nothing of another company's.
+// page, and routes that do not exist), fast-check generates bodies, query strings, headers and spellings of the path
+// — wrong types, huge and non-finite numbers, impossible dates, deep nesting, unicode, NUL, lone surrogates and bytes
+// that are not UTF-8, duplicate keys and headers, prototype-pollution keys, broken JSON, wrong content types and
+// credentials, paths in another case or with doubled slashes, dot segments or percent-encoding. Whatever arrives: no
+// 5xx, every API error in the contract's JSON, no path spelled other than as the contract writes it answered by a
+// route, no invoice changed that the request did not name, nothing of another company's.
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshLoopback, type RawReply, send } from "../test/support/RawHttp.js"
@@ -53,6 +55,12 @@ const hostileStrings = fc.oneof(
     "-0",
     "0x10",
     "2026-02-30",
+    "2026-13-01",
+    "2026-11-31",
+    "0000-01-01T00:00:00Z",
+    "2026-02-30T12:00:00Z",
+    "2026-01-01T24:00:00Z",
+    "2026-01-01T23:59:60Z",
     "9999-12-31T23:59:59.999999Z",
     "x".repeat(10_001),
     "9".repeat(400)
@@ -105,7 +113,10 @@ const keys = fc.oneof(
     "token",
     "installments",
     "company_id",
-    "status"
+    "status",
+    "due_date",
+    "expires_in",
+    "starting_after"
   ),
   hostileStrings
 )
@@ -172,8 +183,54 @@ const decodeSafely = (text: string) => {
 
 const rawBodies = fc.oneof(
   fc.constantFrom("", "{", "[", "{}", "[]", "null", '{"a":', "\u0000", '{"a":1}garbage', "\ufeff{}", "{'a':1}"),
-  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("latin1"))
+  fc.uint8Array({ maxLength: 64 })
 )
+
+/** Bytes that no UTF-8 decoder accepts: a stray continuation, a Latin-1 letter, an overlong form, a surrogate. */
+const invalidUtf8 = fc.constantFrom([0x80], [0xe3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0xf4, 0x90, 0x80, 0x80])
+
+/** A body's JSON with bytes that are not UTF-8 put inside its first string, where a lenient decoder would hide them. */
+const withInvalidUtf8 = (text: string) =>
+  invalidUtf8.map((bytes) => {
+    const encoded = Buffer.from(text, "utf8")
+    const at = encoded.indexOf(0x22) + 1
+    return Buffer.concat([encoded.subarray(0, at), Buffer.from(bytes), encoded.subarray(at)])
+  })
+
+/**
+ * How the path is spelled: as the contract writes it, or another way that must reach no route. The absolute form
+ * (`http://host/path`) names the same route and is served as it.
+ */
+const spellings = fc.oneof(
+  { weight: 12, arbitrary: fc.constant("canonical" as const) },
+  fc.constantFrom("absolute" as const, "upper", "double", "trailing", "semicolon", "percent", "dot", "dotdot")
+)
+type Spelling = typeof spellings extends fc.Arbitrary<infer S> ? S : never
+
+const respell = (path: string, spelling: Spelling, port: number): string => {
+  const segments = path.split("/")
+  const last = segments.length - 1
+  switch (spelling) {
+    case "canonical":
+      return path
+    case "absolute":
+      return `http://127.0.0.1:${port}${path}`
+    case "upper":
+      return segments.map((segment, index) => (index === 1 ? segment.toUpperCase() : segment)).join("/")
+    case "double":
+      return `/${path}`
+    case "trailing":
+      return `${path}/`
+    case "semicolon":
+      return `${path};x=1`
+    case "percent":
+      return path.replace(/[a-z]/, (letter) => `%${letter.charCodeAt(0).toString(16)}`)
+    case "dot":
+      return [...segments.slice(0, last), ".", segments[last]].join("/")
+    case "dotdot":
+      return [...segments.slice(0, last), "x", "..", segments[last]].join("/")
+  }
+}
 
 interface Operation {
   readonly method: string
@@ -351,6 +408,7 @@ export const hostileInputScenario = () =>
               mutated(template, references).map(render),
               json.map(render),
               deep.map(render),
+              withInvalidUtf8(JSON.stringify(template)),
               rawBodies
             ])
       )
@@ -360,6 +418,7 @@ export const hostileInputScenario = () =>
           { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS") }
         ),
         pathValue: pathValues,
+        spelling: spellings,
         query: queryPairs,
         authorization: credentials,
         contentType: contentTypes,
@@ -371,7 +430,7 @@ export const hostileInputScenario = () =>
     type Generated = ReturnType<typeof requestOf> extends fc.Arbitrary<infer R> ? R : never
 
     const wire = (operation: Operation, generated: Generated) => {
-      const path = operation.path.replace(/\{[^}]+\}/g, generated.pathValue)
+      const path = respell(operation.path.replace(/\{[^}]+\}/g, generated.pathValue), generated.spelling, port)
       const query = generated.query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join("&")
       const headers: Array<[string, string]> = []
       if (generated.authorization !== undefined) headers.push(["authorization", generated.authorization])
@@ -392,7 +451,7 @@ export const hostileInputScenario = () =>
         decodeSafely(request.target),
         request.target,
         ...request.headers.map(([name, value]) => `${name}:${value}`),
-        request.body ?? ""
+        typeof request.body === "string" ? request.body : Buffer.from(request.body ?? "").toString("utf8")
       ]
         .join(" ")
         .toLowerCase()
@@ -417,7 +476,14 @@ export const hostileInputScenario = () =>
             counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1)
             const where = `${request.method} ${request.target} → ${reply.status} ${reply.text.slice(0, 300)}`
             expect(reply.status, where).toBeLessThan(500)
-            if (reply.status >= 400 && request.method !== "HEAD" && request.target.startsWith("/api/")) {
+            // Another spelling reaches no route: 404, unless Node refused the request before anything read it.
+            if (generated.spelling !== "canonical" && generated.spelling !== "absolute") {
+              const refusedByNode = reply.status === 400 && reply.body?.message === "the request could not be parsed"
+              expect(refusedByNode ? 404 : reply.status, `${where}: another spelling of the path reached a route`).toBe(
+                404
+              )
+            }
+            if (reply.status >= 400 && request.method !== "HEAD" && /^(http:\/\/[^/]+)?\/api\//i.test(request.target)) {
               expect(typeof reply.body?.code, where).toBe("string")
               expect(typeof reply.body?.message, where).toBe("string")
             }

@@ -1,7 +1,7 @@
 // The edge's second half, run once the router has matched a route, around everything the route does: it records the
-// route for the access log, decides who the request acts as from what the route declares — a secret key, a public
-// token, an invoice's checkout token, or nobody — holds it to its rate limit, and runs a POST with an
-// `Idempotency-Key` once for that principal on that route.
+// route for the access log, reads the body (`RequestBody`), decides who the request acts as from what the route
+// declares — a secret key, a public token, an invoice's checkout token, or nobody — holds it to its rate limit, and
+// runs a POST with an `Idempotency-Key` once for that principal on that route.
 import { FaturaApi, PublicTokenAuthorization, SecretKeyAuthorization } from "@fatura/api"
 import { Authentication, Secrets } from "@fatura/application"
 import { Clock, Effect, Option, Result } from "effect"
@@ -14,6 +14,7 @@ import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { toResponse } from "./FailureResponses.js"
 import * as Idempotency from "./Idempotency.js"
+import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
 import * as RequestPrincipal from "./RequestPrincipal.js"
 
@@ -91,12 +92,10 @@ export const middleware = HttpRouter.middleware(
     const byAddress = (address: string, nowMs: number) =>
       limited(limitAddress, address, nowMs, "too many requests from this address; try again later")
 
-    return (next) =>
+    /** `next` as the principal the route's policy calls for, within its rate limit and idempotency. */
+    const authorized = <E>(policy: RoutePolicy, next: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
       Effect.gen(function* () {
-        const { route } = yield* HttpRouter.RouteContext
         const request = yield* HttpServerRequest.HttpServerRequest
-        ;(yield* AccessLog.MatchedRoute).route = route.path
-        const policy = policyOf.get(`${route.method} ${route.path}`) ?? open
         const nowMs = yield* Clock.currentTimeMillis
         const address = clientAddress(request)
         const as = (principal: RequestPrincipal.Principal, owner: Effect.Effect<Idempotency.Owner>) =>
@@ -149,6 +148,14 @@ export const middleware = HttpRouter.middleware(
             )
           }
         }
+      })
+
+    return (next) =>
+      Effect.gen(function* () {
+        const { route } = yield* HttpRouter.RouteContext
+        ;(yield* AccessLog.MatchedRoute).route = route.path
+        const policy = policyOf.get(`${route.method} ${route.path}`) ?? open
+        return yield* RequestBody.read(authorized(policy, next))
       })
   })
 )
