@@ -226,6 +226,8 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
         expect(reply.status, query).toBe(400)
         expect(reply.body.issues?.[0]?.path, query).toBe(path)
       }
+      // A path no route answers is a 404 whatever its query holds.
+      expect((await app.request("GET", "/api/v2/nothing?id=%00", { key })).status).toBe(404)
     })
 
     it("refuses a body that is not UTF-8 with a 400 naming the field, and a charset other than UTF-8 with 415 (item 6)", async () => {

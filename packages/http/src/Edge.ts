@@ -1,7 +1,7 @@
 // The edge in front of every route, in the order a request meets it: its id; its access log line and metrics; the
 // contract's JSON for whatever fails; then the request target, judged once before the router matches a route.
-// The rest — the body, who the request acts as, its rate limit, its idempotency — is judged by `RouteAccess`, once
-// the route is known: a path no route answers is a 404 whatever it carries.
+// The rest — the query, the body, who the request acts as, its rate limit, its idempotency — is judged by
+// `RouteAccess`, once the route is known: a path no route answers is a 404 whatever it carries.
 import { HttpRouter } from "effect/http"
 import * as AccessLog from "./AccessLog.js"
 import * as ErrorEnvelope from "./ErrorEnvelope.js"

@@ -1,8 +1,8 @@
-// The request target, judged once before routing. Every route has one spelling, the one the contract writes: a
+// The request target, judged once. Before routing: every route has one spelling, the one the contract writes — a
 // path spelled any other way (another case, a doubled or trailing slash, a dot segment, percent-encoding, a `;`
-// parameter) answers 404 like an unknown path, so nothing keyed by the route — idempotency, rate limits, metrics —
-// can be reached by a second spelling. The query must be well-formed percent-encoded UTF-8 holding well-formed text
-// (400 naming the parameter), and an HTTP/1.1 request must name its host (RFC 9112 §3.2).
+// parameter) answers 404 like an unknown path, so nothing keyed by the route (idempotency, rate limits, metrics) can
+// be reached by a second spelling — and an HTTP/1.1 request must name its host (RFC 9112 §3.2). Once a route is
+// matched: its query must be well-formed percent-encoded UTF-8 holding well-formed text (400 naming the parameter).
 import { Effect } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -18,7 +18,7 @@ export const routerConfig = { caseSensitive: true, ignoreTrailingSlash: false, i
 const decodeQueryPart = (part: string) => decodeURIComponent(part.replaceAll("+", " "))
 
 /** The first parameter of a query string that does not decode to well-formed text, with what is wrong with it. */
-export const queryProblem = (query: string): { readonly name: string; readonly message: string } | undefined => {
+const queryProblem = (query: string): { readonly name: string; readonly message: string } | undefined => {
   for (const pair of query.split("&")) {
     const separator = pair.indexOf("=")
     const rawName = separator === -1 ? pair : pair.slice(0, separator)
@@ -45,26 +45,26 @@ export const queryProblem = (query: string): { readonly name: string; readonly m
 const lacksHost = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers.host === undefined && (request.source as { readonly httpVersion?: string }).httpVersion === "1.1"
 
+const invalidRequest = (path: string, message: string) =>
+  ErrorResponses.of(RequestIssues.invalidRequest([{ path, message }], ""))
+
+/** Before routing: the host is named and the path is spelled as a route writes it. */
 export const check = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    if (lacksHost(request)) {
-      return Effect.succeed(
-        ErrorResponses.of(RequestIssues.invalidRequest([{ path: "Host", message: "is required" }], ""))
-      )
-    }
-    const url = request.url
-    const queryStart = url.indexOf("?")
-    const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    if (!canonicalPath.test(path)) return Effect.succeed(ErrorResponses.noSuchRoute())
-    if (queryStart !== -1) {
-      const problem = queryProblem(url.slice(queryStart + 1))
-      if (problem !== undefined) {
-        return Effect.succeed(
-          ErrorResponses.of(RequestIssues.invalidRequest([{ path: problem.name, message: problem.message }], ""))
-        )
-      }
-    }
-    return next
+    if (lacksHost(request)) return Effect.succeed(invalidRequest("Host", "is required"))
+    const queryStart = request.url.indexOf("?")
+    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart)
+    return canonicalPath.test(path) ? next : Effect.succeed(ErrorResponses.noSuchRoute())
+  })
+
+/** Once a route is matched: its query holds well-formed text. */
+export const checkQuery = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const queryStart = request.url.indexOf("?")
+    const problem = queryStart === -1 ? undefined : queryProblem(request.url.slice(queryStart + 1))
+    return problem === undefined ? next : Effect.succeed(invalidRequest(problem.name, problem.message))
   })

@@ -1,5 +1,5 @@
 // The edge's second half, run once the router has matched a route, around everything the route does: it records the
-// route for the access log, reads the body (`RequestBody`), decides who the request acts as from what the route
+// route for the access log, checks the query and reads the body (`RequestTarget`, `RequestBody`), decides who the request acts as from what the route
 // declares — a secret key, a public token, an invoice's checkout token, or nobody — holds it to its rate limit, and
 // runs a POST with an `Idempotency-Key` once for that principal on that route.
 import { FaturaApi, PublicTokenAuthorization, SecretKeyAuthorization } from "@fatura/api"
@@ -17,6 +17,7 @@ import * as Idempotency from "./Idempotency.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
 import * as RequestPrincipal from "./RequestPrincipal.js"
+import * as RequestTarget from "./RequestTarget.js"
 
 type Access =
   /** The merchant's API (SPEC 2): a secret key, limited per key. */
@@ -155,7 +156,7 @@ export const middleware = HttpRouter.middleware(
         const { route } = yield* HttpRouter.RouteContext
         ;(yield* AccessLog.MatchedRoute).route = route.path
         const policy = policyOf.get(`${route.method} ${route.path}`) ?? open
-        return yield* RequestBody.read(authorized(policy, next))
+        return yield* RequestTarget.checkQuery(RequestBody.read(authorized(policy, next)))
       })
   })
 )
