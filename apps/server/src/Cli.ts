@@ -92,14 +92,14 @@ const companyCreate = Command.make(
       }
       yield* Console.log(
         [
-          `company id      ${registered.company.id}`,
-          `test secret key ${registered.secretKey}`,
-          `webhook secret  ${registered.webhookSecret}`,
-          "Both secrets are shown only now."
+          `company id           ${registered.company.id}`,
+          `test secret key      ${registered.secretKey}`,
+          `test webhook secret  ${registered.webhookSecret}`,
+          "Both secrets are shown only now. A live key and its webhook secret: fatura keys create <id> --live."
         ].join("\n")
       )
     }).pipe(Effect.provide(servicesFromEnv))
-).pipe(Command.withDescription("Register a company; prints its id, a test secret key and its webhook secret"))
+).pipe(Command.withDescription("Register a company; prints its id, a test secret key and its test webhook secret"))
 
 const blockCommand = (name: "block" | "unblock") =>
   Command.make(
@@ -132,10 +132,24 @@ const keysCreate = Command.make(
   ({ companyId, live }) =>
     Effect.gen(function* () {
       const keys = yield* ApiKeys
-      const issued = yield* keys.create(companyId, live ? "live" : "test")
+      const mode = live ? "live" : "test"
+      const issued = yield* keys.create(companyId, mode)
+      // The key stays alone on the first line, for scripts that take it from there.
       yield* Console.log(issued.secretKey)
+      if (issued.webhookSecret !== null) {
+        yield* Console.log(
+          [
+            `${mode} webhook secret  ${issued.webhookSecret}`,
+            `It signs the company's ${mode} postbacks. Both secrets are shown only now.`
+          ].join("\n")
+        )
+      }
     }).pipe(Effect.provide(servicesFromEnv))
-).pipe(Command.withDescription("Create a secret key for a company; it is printed once"))
+).pipe(
+  Command.withDescription(
+    "Create a secret key for a company; it is printed once, with the mode's webhook secret when the company had none"
+  )
+)
 
 const keysRevoke = Command.make(
   "revoke",

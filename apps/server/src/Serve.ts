@@ -16,9 +16,9 @@ const printDemoCompany = Effect.gen(function* () {
     [
       "",
       "  A demo company was created on this new database:",
-      `    company id      ${demo.value.company.id} (${demo.value.company.fantasyName})`,
-      `    test key        ${demo.value.secretKey}`,
-      `    webhook secret  ${demo.value.webhookSecret}`,
+      `    company id           ${demo.value.company.id} (${demo.value.company.fantasyName})`,
+      `    test key             ${demo.value.secretKey}`,
+      `    test webhook secret  ${demo.value.webhookSecret}`,
       "  Shown once: keep the key to call the API (Authorization: Bearer <key>) and the secret to verify postbacks.",
       ""
     ].join("\n")

@@ -9,6 +9,7 @@ import {
   InvoiceLifecycle,
   Invoices,
   Postbacks,
+  type PostbackTargets,
   PublicBaseUrl
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
@@ -24,6 +25,8 @@ import { Layer } from "effect"
 export interface Settings {
   readonly publicBaseUrl: string
   readonly allowPrivatePostbacksInTest: boolean
+  /** Where postbacks may go (SPEC 8.4): the network check unless given, which only tests do. */
+  readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
 }
 
 export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
@@ -42,7 +45,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
         SandboxBoletoIssuer.layer,
         SandboxCardAcquirer.layer,
         HttpPostbackSender.layer,
-        NetworkPostbackTargets.layer,
+        settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),
         Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest)
       )

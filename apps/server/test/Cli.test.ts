@@ -46,6 +46,7 @@ describe("fatura serve on a fresh embedded database", () => {
   it("prints the demo company's test key, and the key works", async () => {
     const key = /sk_test_[0-9A-Za-z]{32}/.exec(output())?.[0]
     expect(key, output()).toBeDefined()
+    expect(output()).toMatch(/test webhook secret {2}whsec_[0-9A-Za-z]{32}\n/)
     const company = await fetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
     expect(company.status).toBe(200)
     const created = await fetch(`${baseUrl}/api/v2/invoices`, {
@@ -117,7 +118,7 @@ describe("fatura company and keys commands", () => {
     expect(company.webhook_secret).toMatch(/^whsec_/)
 
     const live = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
-    expect(live.stdout.trim()).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
+    expect(live.stdout.trim().split("\n")[0]).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
 
     const listed = await fatura(dataDir, "keys", "list", String(company.company_id))
     expect(listed.stdout).toContain(company.secret_key.slice(0, 16))
@@ -131,6 +132,33 @@ describe("fatura company and keys commands", () => {
 
     const blocked = await fatura(dataDir, "company", "block", String(company.company_id), "pix")
     expect(blocked.stdout).toContain("pix blocked")
+  })
+
+  it("prints the live webhook secret with a company's first live key only", async () => {
+    const created = await fatura(
+      dataDir,
+      "company",
+      "create",
+      "--name",
+      "Quitanda Boa",
+      "--cnpj",
+      "11.222.333/0001-81",
+      "--email",
+      "oi@quitanda.example",
+      "--json"
+    )
+    const company = JSON.parse(created.stdout.trim().split("\n").at(-1)!) as {
+      company_id: number
+      webhook_secret: string
+    }
+    const first = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
+    const [key, secret, ...rest] = first.stdout.trim().split("\n")
+    expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
+    expect(secret).toMatch(/^live webhook secret {2}whsec_[0-9A-Za-z]{32}$/)
+    expect(secret).not.toContain(company.webhook_secret)
+    expect(rest.join("\n")).toContain("shown only now")
+    const second = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
+    expect(second.stdout.trim()).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
   })
 
   it("refuses an invalid CNPJ", async () => {

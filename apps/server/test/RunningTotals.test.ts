@@ -27,12 +27,14 @@ describe.each(testDatabases)("running totals on $name", (database) => {
     )
 
   let nextInvoice = 0
-  const insertCompany = async () => {
+  /** A company with a client of each mode; until migration 0008 a company row held its webhook secret too. */
+  const insertCompany = async (schema: "before 0008" | "current") => {
+    const secret = schema === "before 0008" ? { column: "webhook_secret, ", value: "'whsec_x', " } : null
     const [row] = await query(`
-      INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, webhook_secret,
-                             created_at, updated_at)
-      VALUES ('11222333000181', 'Loja', 'Loja', 'a@b.example', '{}'::jsonb, false, 'a@b.example', 'whsec_x',
-              now(), now())
+      INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key,
+                             ${secret?.column ?? ""}created_at, updated_at)
+      VALUES ('11222333000181', 'Loja', 'Loja', 'a@b.example', '{}'::jsonb, false, 'a@b.example',
+              ${secret?.value ?? ""}now(), now())
       RETURNING id`)
     const companyId = Number(row!.id)
     const clients: Record<Mode, number> = { test: 0, live: 0 }
@@ -117,8 +119,8 @@ describe.each(testDatabases)("running totals on $name", (database) => {
   })
 
   it("are filled from the ledger and the paid invoices recorded before the migration", async () => {
-    const first = await insertCompany()
-    const second = await insertCompany()
+    const first = await insertCompany("before 0008")
+    const second = await insertCompany("before 0008")
     const lastOfSeptember = await insertInvoice(first, "test", 10_000, "2026-10-01T02:59:59.000Z")
     const firstOfOctober = await insertInvoice(first, "test", 2_500, "2026-10-01T03:00:00.000Z")
     await insertInvoice(first, "test", 999, null)
@@ -159,7 +161,7 @@ describe.each(testDatabases)("running totals on $name", (database) => {
   })
 
   it("move with every ledger entry and every change of paid_at, and equal the totals summed from scratch", async () => {
-    const owner = await insertCompany()
+    const owner = await insertCompany("current")
     const pending = await insertInvoice(owner, "test", 5_000, null)
     const paidLater = await insertInvoice(owner, "test", 3_000, null)
     expect(await totals(owner, "test", october)).toEqual(await recomputed(owner, "test", october))

@@ -155,11 +155,14 @@ describe.each(servers)("postback delivery by fatura-worker processes on Postgres
     const tag = `${Date.now()}${Math.floor(Math.random() * 1000)}`
     const rows = await query(`
       WITH company AS (
-        INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key,
-                               webhook_secret, created_at, updated_at)
+        INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, created_at,
+                               updated_at)
         VALUES ('${tag.slice(-14).padStart(14, "0")}', 'Entregas Ltda', 'Entregas', 'ops+${tag}@example.com', '{}',
-                false, 'pix+${tag}@example.com', 'whsec_${tag}', now(), now())
+                false, 'pix+${tag}@example.com', now(), now())
         RETURNING id),
+      secret AS (
+        INSERT INTO webhook_secrets (company_id, mode, secret, created_at)
+        SELECT id, 'test', 'whsec_${tag}', now() FROM company),
       client AS (
         INSERT INTO clients (company_id, mode, document_type, document_number, name, email, created_at, updated_at)
         SELECT id, 'test', 'cpf', '52998224725', 'Cliente', 'cliente@example.com', now(), now() FROM company

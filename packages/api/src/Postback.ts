@@ -53,7 +53,7 @@ export class PostbackVerificationError extends Schema.TaggedError<PostbackVerifi
 ) {}
 
 export interface SignOptions {
-  /** Every secret that signs: the current one, and the rolled one while it still overlaps (SPEC 4.8). */
+  /** Every secret that signs, newest first: the current one and each rolled one still overlapping (SPEC 4.8). */
   readonly secrets: ReadonlyArray<string>
   /** Unix seconds. */
   readonly timestamp: number

@@ -64,8 +64,10 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       error: Unavailable
     }).annotateMerge(
       OpenApi.annotations({
-        summary: "Roll the signing secret",
-        description: "Shown once. The previous secret keeps signing alongside for 24 h."
+        summary: "Roll the signing secret of the key's mode",
+        description:
+          "Shown once. Signs the postbacks of the key's mode (test or live) only. The secret it replaces, and any " +
+          "other rolled within the last 24 h, keeps signing alongside until 24 h after its roll."
       })
     )
   )

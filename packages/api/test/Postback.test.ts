@@ -288,6 +288,22 @@ describe("Postback", () => {
       })
     )
 
+    it.effect("accepts a postback signed by every secret rolled within 24 h with any one of them", () =>
+      Effect.gen(function* () {
+        const secrets = [
+          secret,
+          oldSecret,
+          "whsec_Gk2Rn8Vt4Yc1Ls7Pb3Xe9Qm5Hw0Ja6Zd",
+          "whsec_Tq9Lm3Wd7Hs1Kb5Ny8Cf2Rv6Xp0Ge4Ju"
+        ]
+        const signature = yield* sign({ secrets, timestamp: signedAt, body })
+        expect(signature.match(/v1=/g)).toHaveLength(4)
+        for (const each of secrets)
+          expect(yield* verify({ body, signature, secret: each, now: signedAt })).toEqual(sampleEvent)
+        expectReason(yield* verifyFails({ body, signature, secret: otherSecret, now: signedAt }), "signature_mismatch")
+      })
+    )
+
     it.effect("takes t= and v1= in any order, skips unknown schemes and tolerates spaces and upper case", () =>
       Effect.gen(function* () {
         const hex = hmacHex(secret, signedAt, body)

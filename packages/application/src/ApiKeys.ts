@@ -1,15 +1,20 @@
-// Use case: issuing, revoking and listing a company's secret keys (CLI, SPEC 12.2).
+// Use case: issuing, revoking and listing a company's secret keys (CLI, SPEC 12.2); a company's first key of a
+// mode comes with the secret that signs that mode's postbacks, when it has none yet.
 import type { Company, Invoice } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
 import { type ApiKeyRecord, CompanyRepository } from "./CompanyRepository.js"
 import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
-import { keyPrefix, newSecretKey, sha256Hex } from "./Secrets.js"
+import { PostbackRepository } from "./PostbackRepository.js"
+import { keyPrefix, newSecretKey, newWebhookSecret, sha256Hex } from "./Secrets.js"
+import { Transactions } from "./Transactions.js"
 
 export interface IssuedKey {
   /** Shown once: only its hash is stored. */
   readonly secretKey: string
   readonly record: ApiKeyRecord
+  /** Shown once: the secret that signs postbacks of the key's mode, made now because the company had none. */
+  readonly webhookSecret: string | null
 }
 
 export class ApiKeys extends Context.Service<
@@ -29,6 +34,8 @@ export class ApiKeys extends Context.Service<
     ApiKeys,
     Effect.gen(function* () {
       const companies = yield* CompanyRepository
+      const postbacks = yield* PostbackRepository
+      const transactions = yield* Transactions
       const requireCompany = (companyId: Company.CompanyId) =>
         companies
           .findById(companyId)
@@ -38,9 +45,10 @@ export class ApiKeys extends Context.Service<
             )
           )
 
-      const create = Effect.fn("ApiKeys.create")(function* (companyId: Company.CompanyId, mode: Invoice.Mode) {
+      const insertKey = Effect.fnUntraced(function* (companyId: Company.CompanyId, mode: Invoice.Mode) {
         yield* requireCompany(companyId)
         const secretKey = newSecretKey(mode)
+        const now = yield* Clock.now
         const record = yield* companies.insertKey({
           companyId,
           kind: "secret",
@@ -48,10 +56,16 @@ export class ApiKeys extends Context.Service<
           prefix: keyPrefix(secretKey),
           hash: yield* sha256Hex(secretKey),
           publicToken: null,
-          now: yield* Clock.now
+          now
         })
-        return { secretKey, record }
+        const candidate = newWebhookSecret()
+        const created = yield* postbacks.createWebhookSecret(companyId, mode, candidate, now)
+        return { secretKey, record, webhookSecret: created ? candidate : null }
       })
+
+      const create = Effect.fn("ApiKeys.create")((companyId: Company.CompanyId, mode: Invoice.Mode) =>
+        transactions.withTransaction(insertKey(companyId, mode))
+      )
 
       const revoke = Effect.fn("ApiKeys.revoke")(function* (prefix: string) {
         return yield* companies.revokeKeys(prefix, yield* Clock.now)

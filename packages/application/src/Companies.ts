@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
 import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
+import { PostbackRepository } from "./PostbackRepository.js"
 import type { Principal } from "./Principal.js"
 import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
@@ -25,7 +26,7 @@ export interface RegisteredCompany {
   readonly company: Company.Company
   /** A test secret key, shown once. */
   readonly secretKey: string
-  /** The postback signing secret, shown once. */
+  /** The secret that signs the company's test-mode postbacks, shown once. */
   readonly webhookSecret: string
 }
 
@@ -62,6 +63,7 @@ export class Companies extends Context.Service<
     Companies,
     Effect.gen(function* () {
       const companies = yield* CompanyRepository
+      const postbacks = yield* PostbackRepository
       const transactions = yield* Transactions
 
       const info = Effect.fn("Companies.info")(function* (principal: Principal) {
@@ -71,8 +73,8 @@ export class Companies extends Context.Service<
         )
       })
 
+      // A registered company works in test mode; its live secrets come with its first live key (`ApiKeys`).
       const insertCompanyWithKey = Effect.fn("Companies.register")(function* (registration: Registration) {
-        const webhookSecret = newWebhookSecret()
         const company = yield* companies.create({
           cnpj: registration.cnpj,
           corporateReason: registration.name,
@@ -81,9 +83,10 @@ export class Companies extends Context.Service<
           pixKey: registration.pixKey ?? registration.email,
           feePlan: registration.feePlan ?? FeePlan.defaultFeePlan,
           isCustomFeePlan: registration.feePlan !== undefined,
-          webhookSecret,
           now: yield* Clock.now
         })
+        const webhookSecret = newWebhookSecret()
+        yield* postbacks.createWebhookSecret(company.id, "test", webhookSecret, company.createdAt)
         const secretKey = newSecretKey("test")
         yield* companies.insertKey({
           companyId: company.id,

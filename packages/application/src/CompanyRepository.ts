@@ -11,7 +11,6 @@ export interface NewCompany {
   readonly pixKey: string
   readonly feePlan: FeePlan.FeePlan
   readonly isCustomFeePlan: boolean
-  readonly webhookSecret: string
   readonly now: Timestamp.Timestamp
 }
 

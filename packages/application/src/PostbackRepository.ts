@@ -21,7 +21,7 @@ export interface ClaimedDelivery {
   readonly eventType: string
   /** The exact bytes every attempt sends: the event as JSON. */
   readonly body: string
-  /** The secrets that sign it: the current one, and the previous one while a roll overlaps. */
+  /** The secrets that sign it: every secret of the event's mode that still signs, newest first. */
   readonly secrets: ReadonlyArray<string>
 }
 
@@ -95,9 +95,23 @@ export class PostbackRepository extends Context.Service<
       livemode: boolean,
       eventId: string
     ) => Effect.Effect<Option.Option<number>, StorageUnavailable>
-    /** Makes `secret` the signing secret; the one it replaces keeps signing until `overlapUntil`. */
+    /**
+     * Makes `secret` the company's signing secret of `mode` when it has none for that mode yet; false when it had
+     * one, which stays.
+     */
+    readonly createWebhookSecret: (
+      companyId: Company.CompanyId,
+      mode: Invoice.Mode,
+      secret: string,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Makes `secret` the signing secret of `mode`; the one it replaces keeps signing until `overlapUntil`, beside
+     * those rolled before it that still sign.
+     */
     readonly rollWebhookSecret: (
       companyId: Company.CompanyId,
+      mode: Invoice.Mode,
       secret: string,
       now: Timestamp.Timestamp,
       overlapUntil: Timestamp.Timestamp

@@ -61,7 +61,10 @@ export class Postbacks extends Context.Service<
       principal: Principal,
       deliveryId: number
     ) => Effect.Effect<void, DeliveryNotFound | StorageUnavailable>
-    /** A new signing secret, shown once; the previous one keeps signing alongside for 24 h. */
+    /**
+     * A new signing secret for the caller's mode, shown once; the one it replaces keeps signing alongside for 24 h,
+     * as do the ones rolled within 24 h before it.
+     */
     readonly rollSecret: (principal: Principal) => Effect.Effect<string, StorageUnavailable>
   }
 >()("@fatura/application/Postbacks") {
@@ -211,6 +214,7 @@ export class Postbacks extends Context.Service<
           const now = yield* Clock.now
           yield* repository.rollWebhookSecret(
             principal.companyId,
+            principal.mode,
             secret,
             now,
             Timestamp.plusSeconds(now, secretOverlapSeconds)

@@ -169,10 +169,10 @@ export const layer = Layer.effect(
       create: (company) =>
         sql`
           INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key,
-                                 webhook_secret, created_at, updated_at)
+                                 created_at, updated_at)
           VALUES (${company.cnpj}, ${company.corporateReason}, ${company.fantasyName}, ${company.email},
                   ${JSON.stringify(company.feePlan)}::jsonb, ${company.isCustomFeePlan}, ${company.pixKey},
-                  ${company.webhookSecret}, ${company.now}::timestamptz, ${company.now}::timestamptz)
+                  ${company.now}::timestamptz, ${company.now}::timestamptz)
           RETURNING ${companyColumns(sql, "companies")}`.pipe(
           Effect.map((rows) => toCompany(rows[0]!)),
           storage

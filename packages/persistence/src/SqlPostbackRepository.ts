@@ -42,7 +42,7 @@ export const layer = Layer.effect(
           UPDATE deliveries d
           SET attempts = d.attempts + 1, lease_until = ${leaseUntil}::timestamptz, leased_by = ${worker},
               updated_at = ${now}::timestamptz
-          FROM events e, companies c
+          FROM events e
           WHERE d.id IN (
               SELECT id FROM deliveries
               WHERE status = 'pending' AND next_attempt_at <= ${now}::timestamptz
@@ -50,13 +50,14 @@ export const layer = Layer.effect(
               ORDER BY next_attempt_at, id
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
-            AND e.id = d.event_id AND c.id = d.company_id
+            AND e.id = d.event_id
           RETURNING d.id, d.attempts, d.url, e.id AS event_id, e.type AS event_type, e.livemode,
             json_build_object('id', e.id, 'type', e.type, 'created_at', fatura_ts(e.created_at),
                               'livemode', e.livemode, 'data', e.data)::text AS body,
-            c.webhook_secret,
-            CASE WHEN c.previous_webhook_secret_expires_at > ${now}::timestamptz
-                 THEN c.previous_webhook_secret END AS previous_webhook_secret`.pipe(
+            (SELECT coalesce(json_agg(s.secret ORDER BY s.id DESC), '[]')::text
+             FROM webhook_secrets s
+             WHERE s.company_id = d.company_id AND s.mode = CASE WHEN e.livemode THEN 'live' ELSE 'test' END
+               AND (s.signs_until IS NULL OR s.signs_until > ${now}::timestamptz)) AS secrets`.pipe(
           Effect.map((rows) =>
             rows.map(
               (row): ClaimedDelivery => ({
@@ -67,10 +68,7 @@ export const layer = Layer.effect(
                 eventId: text(row.event_id),
                 eventType: text(row.event_type),
                 body: text(row.body),
-                secrets:
-                  row.previous_webhook_secret === null
-                    ? [text(row.webhook_secret)]
-                    : [text(row.webhook_secret), text(row.previous_webhook_secret)]
+                secrets: json<ReadonlyArray<string>>(row.secrets)
               })
             )
           ),
@@ -143,12 +141,32 @@ export const layer = Layer.effect(
           storage
         ),
 
-      rollWebhookSecret: (companyId, secret, now, overlapUntil) =>
+      createWebhookSecret: (companyId, mode, secret, now) =>
         sql`
-          UPDATE companies
-          SET previous_webhook_secret = webhook_secret, previous_webhook_secret_expires_at = ${overlapUntil}::timestamptz,
-              webhook_secret = ${secret}, updated_at = ${now}::timestamptz
-          WHERE id = ${companyId}`.pipe(Effect.asVoid, storage)
+          INSERT INTO webhook_secrets (company_id, mode, secret, created_at)
+          VALUES (${companyId}, ${mode}, ${secret}, ${now}::timestamptz)
+          ON CONFLICT (company_id, mode) WHERE signs_until IS NULL DO NOTHING
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      rollWebhookSecret: (companyId, mode, secret, now, overlapUntil) =>
+        Effect.gen(function* () {
+          // Rolls of one company wait for each other, so that each supersedes the one before it and only one secret
+          // is ever current. NO KEY UPDATE leaves the inserts that reference the company (its invoices) unblocked.
+          yield* sql`SELECT id FROM companies WHERE id = ${companyId} FOR NO KEY UPDATE`
+          // Secrets that no longer sign are of no use to anyone: they go.
+          yield* sql`
+            DELETE FROM webhook_secrets
+            WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until <= ${now}::timestamptz`
+          yield* sql`
+            UPDATE webhook_secrets SET signs_until = ${overlapUntil}::timestamptz
+            WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until IS NULL`
+          yield* sql`
+            INSERT INTO webhook_secrets (company_id, mode, secret, created_at)
+            VALUES (${companyId}, ${mode}, ${secret}, ${now}::timestamptz)`
+        }).pipe(sql.withTransaction, storage)
     })
   })
 )

@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 export const userAgent = "Fatura-Postback/1"
 export const timeoutMs = 10_000
 
-/** `t=<seconds>,v1=<hex>[,v1=<hex>]`: one `v1` per secret, so both verify while a rolled secret overlaps. */
+/** `t=<seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per secret, so each verifies while rolled secrets overlap. */
 export const signature = (secrets: ReadonlyArray<string>, timestamp: number, body: string): string =>
   [
     `t=${timestamp}`,

@@ -2,7 +2,15 @@
 // for arranging companies and keys the way the CLI does.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, Companies, Expirations, KeyCacheTtl, Postbacks, type Registration } from "@fatura/application"
+import {
+  ApiKeys,
+  Companies,
+  Expirations,
+  KeyCacheTtl,
+  Postbacks,
+  type PostbackTargets,
+  type Registration
+} from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
@@ -46,13 +54,16 @@ export interface AppOptions {
   readonly rateLimitPerKey?: number
   /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
   readonly keyCacheTtl?: Duration.Input
+  /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
+  readonly postbackTargets?: Layer.Layer<PostbackTargets>
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
   const { config, release } = await database.acquire()
   const services = Services.layer(config, {
     publicBaseUrl: "http://fatura.test",
-    allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true
+    allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true,
+    postbackTargets: options.postbackTargets
   })
   // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
   const logs: Array<string> = []
