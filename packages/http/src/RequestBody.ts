@@ -1,7 +1,7 @@
-// The request body (SPEC 1, 3, 10), read and understood once, before routing. A POST's body is declared as JSON in
-// UTF-8 (else 415), at most 1 MiB (else 413), decoded strictly, parsed once, and checked for nesting, string sizes and
-// well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the endpoint's
-// payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
+// The request body (SPEC 1, 3, 10), read and understood once, as soon as a route is matched. A POST's body is declared
+// as JSON in UTF-8 (else 415), at most 1 MiB (else 413), decoded strictly, parsed once, and checked for nesting, string
+// sizes and well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the
+// endpoint's payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
 // authentication; a route that takes no payload never looks at it.
 import type { InvalidRequest } from "@fatura/api"
 import { Context, Effect, Schema } from "effect"

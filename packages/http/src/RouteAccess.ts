@@ -1,7 +1,8 @@
 // The edge's second half, run once the router has matched a route, around everything the route does: it records the
-// route for the access log, checks the query and reads the body (`RequestTarget`, `RequestBody`), decides who the request acts as from what the route
-// declares — a secret key, a public token, an invoice's checkout token, or nobody — holds it to its rate limit, and
-// runs a POST with an `Idempotency-Key` once for that principal on that route.
+// route for the access log, checks the query and reads the body (`RequestTarget`, `RequestBody`), decides who the
+// request acts as from what the route declares — a secret key, a public token, an invoice's checkout token, or
+// nobody — holds it to its rate limit, and runs a POST with an `Idempotency-Key` once for that principal on that
+// route.
 import { FaturaApi, PublicTokenAuthorization, SecretKeyAuthorization } from "@fatura/api"
 import { Authentication, Secrets } from "@fatura/application"
 import { Clock, Effect, Option, Result } from "effect"
