@@ -311,6 +311,48 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       expect(await ids("?created_gte=2000-01-01T00:00:00-03:00&status=pending")).toEqual([pix.secureId])
     })
 
+    it("takes created_gte and created_lte only as real instants from 1900 to 9999, else 400 naming them", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest())
+      const refused = [
+        "created_gte=0000-01-01T00:00:00Z",
+        "created_gte=1899-12-31T23:59:59Z",
+        "created_gte=1900-01-01T00:00:00%2B00:01",
+        "created_lte=9999-12-31T23:59:59-03:00",
+        "created_gte=2026-02-30T00:00:00Z",
+        "created_gte=2100-02-29T00:00:00Z",
+        "created_gte=2026-04-31T00:00:00-03:00",
+        "created_gte=2026-13-01T00:00:00Z",
+        "created_gte=2026-00-10T00:00:00Z",
+        "created_lte=2026-01-00T00:00:00Z",
+        "created_lte=2026-01-01T24:00:00Z",
+        "created_lte=2026-01-01T23:60:00Z",
+        "created_lte=2026-12-31T23:59:60Z",
+        "created_lte=2026-01-01T00:00:00%2B24:00",
+        "created_lte=2026-01-01T00:00:00-03:60",
+        "created_lte=2026-01-01T00:00:00"
+      ]
+      for (const query of refused) {
+        const reply = await merchant.list(`?${query}`)
+        expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(400)
+        expect(reply.body.code).toBe("invalid_request")
+        expect(reply.body.issues.map((issue: { path: string }) => issue.path)).toContain(query.split("=")[0])
+      }
+      const accepted = [
+        "created_gte=1900-01-01T00:00:00Z",
+        "created_gte=1899-12-31T23:00:00-03:00",
+        "created_lte=9999-12-31T23:59:59.999999Z",
+        "created_lte=9999-12-31T23:59:59%2B03:00",
+        "created_gte=2000-02-29T12:00:00-03:00",
+        "created_gte=1969-12-31T23:59:59.999999Z"
+      ]
+      for (const query of accepted) {
+        const reply = await merchant.list(`?${query}`)
+        expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(200)
+        expect(reply.body.data.map((invoice: { secureId: string }) => invoice.secureId)).toEqual([pix.secureId])
+      }
+    })
+
     it("defaults to 20 and takes 1 to 100", async () => {
       const merchant = await company()
       for (let i = 0; i < 21; i++) await merchant.create(pixRequest())
