@@ -3,6 +3,7 @@
 import { Card, Document, PaymentMethod } from "@fatura/domain"
 import { Result, Schema } from "effect"
 import * as Rfc3339 from "./Rfc3339.js"
+import { WholeNumber } from "./WholeNumber.js"
 
 const text = (min: number, max: number) => Schema.String.check(Schema.isMinLength(min), Schema.isMaxLength(max))
 
@@ -122,7 +123,7 @@ const bankSlipAddress = ["address_zip", "address_line", "address_number", "addre
 
 export const CreateInvoiceRequest = Schema.Struct({
   method: PaymentMethod.PaymentMethod,
-  total_price_cents: Schema.Int,
+  total_price_cents: WholeNumber,
   items: Schema.optionalKey(Schema.Array(ItemInput).check(Schema.isMaxLength(100))),
   product_fisical: Schema.optionalKey(BooleanString),
   payer: PayerInput,
