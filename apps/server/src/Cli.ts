@@ -1,10 +1,10 @@
 // The `fatura` command line of SPEC 12.2.
 import { NodeServices } from "@effect/platform-node"
 import { ApiKeys, Companies } from "@fatura/application"
-import { Company, Document, FeePlan } from "@fatura/domain"
+import { Company, Document, FeePlan, PixKey } from "@fatura/domain"
 import { Database, Migrations } from "@fatura/persistence"
 import { Console, Effect, Layer, Logger, Option, References, Result, Schema } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Argument, CliError, Command, Flag } from "effect/cli"
 import * as Serve from "./Serve.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as Services from "./Services.js"
@@ -29,6 +29,17 @@ const Cnpj = Schema.String.pipe(
     })
   )
 )
+
+const PixKeyText = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter((value: string) => {
+      const parsed = PixKey.parse(value)
+      return Result.isSuccess(parsed) ? undefined : parsed.failure.reason
+    })
+  )
+)
+
+const pixKeyForms = "a CPF, a CNPJ, an email, a phone as +55 and 10 or 11 digits, or a random key (UUID)"
 
 const FeePlanJson = Schema.fromJsonString(FeePlan.FeePlan)
 
@@ -60,7 +71,8 @@ const companyCreate = Command.make(
     cnpj: Flag.String("cnpj").pipe(Flag.withSchema(Cnpj), Flag.withDescription("The company's CNPJ")),
     email: Flag.String("email").pipe(Flag.withDescription("Contact email")),
     pixKey: Flag.String("pix-key").pipe(
-      Flag.withDescription("The pix key payments go to (default: the email)"),
+      Flag.withSchema(PixKeyText),
+      Flag.withDescription(`The pix key payments go to: ${pixKeyForms} (default: the email)`),
       Flag.optional
     ),
     feePlan: Flag.String("fee-plan").pipe(
@@ -73,13 +85,19 @@ const companyCreate = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const companies = yield* Companies
-      const registered = yield* companies.register({
-        name: flags.name,
-        cnpj: Result.getOrThrow(Document.parse(flags.cnpj)).number,
-        email: flags.email,
-        pixKey: Option.getOrUndefined(flags.pixKey),
-        feePlan: Option.getOrUndefined(flags.feePlan)
-      })
+      const registered = yield* companies
+        .register({
+          name: flags.name,
+          cnpj: Result.getOrThrow(Document.parse(flags.cnpj)).number,
+          email: flags.email,
+          pixKey: Option.getOrUndefined(flags.pixKey),
+          feePlan: Option.getOrUndefined(flags.feePlan)
+        })
+        .pipe(
+          Effect.catchTag("PixKeyRequired", (required) =>
+            Effect.fail(new CliError.UserError({ cause: required, userMessage: `${required.message} with --pix-key` }))
+          )
+        )
       if (flags.json) {
         yield* Console.log(
           JSON.stringify({
@@ -118,9 +136,23 @@ const blockCommand = (name: "block" | "unblock") =>
       }).pipe(Effect.provide(servicesFromEnv))
   ).pipe(Command.withDescription(`${name === "block" ? "Block" : "Unblock"} a company for one kind of operation`))
 
+const companyPixKey = Command.make(
+  "pix-key",
+  {
+    companyId: CompanyIdArgument,
+    pixKey: Argument.String("key").pipe(Argument.withSchema(PixKeyText), Argument.withDescription(pixKeyForms))
+  },
+  ({ companyId, pixKey }) =>
+    Effect.gen(function* () {
+      const companies = yield* Companies
+      const stored = yield* companies.setPixKey(companyId, pixKey)
+      yield* Console.log(`company ${companyId}: pix key ${stored}`)
+    }).pipe(Effect.provide(servicesFromEnv))
+).pipe(Command.withDescription("Replace the pix key a company's pix payments go to"))
+
 const company = Command.make("company").pipe(
   Command.withDescription("Manage companies"),
-  Command.withSubcommands([companyCreate, blockCommand("block"), blockCommand("unblock")])
+  Command.withSubcommands([companyCreate, companyPixKey, blockCommand("block"), blockCommand("unblock")])
 )
 
 const keysCreate = Command.make(

@@ -75,6 +75,37 @@ describe.each(testDatabases)("bank slip invoices on $name", (database) => {
     }
   })
 
+  it("refuses a due date that is no day of the calendar with 400 naming due_date, even inside the window", async () => {
+    // Each is written between today and today + 365 as text, so only a calendar check can refuse it.
+    const today = saoPauloToday()
+    const [year, month] = today.split("-").map(Number) as [number, number]
+    const monthAfter = (months: number) => {
+      const index = month - 1 + months
+      return `${year + Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`
+    }
+    const thirtyDayMonth = [0, 1, 2, 3, 4, 5].map(monthAfter).find((m) => ["04", "06", "09", "11"].includes(m.slice(5)))
+    const february = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(monthAfter).find((m) => m.endsWith("-02"))
+    const impossible = [
+      `${year}-13-01`,
+      `${year}-19-01`,
+      `${thirtyDayMonth}-31`,
+      `${february}-30`,
+      `${february}-31`,
+      `${monthAfter(1)}-00`,
+      `${monthAfter(1)}-32`
+    ]
+    const invoiceCount = async () => (await app.query("SELECT count(*)::int AS n FROM invoices"))[0]?.n
+    const before = await invoiceCount()
+    for (const dueDate of impossible) {
+      expect(dueDate > today && dueDate < plusDays(today, 365), dueDate).toBe(true)
+      const reply = await app.request("POST", "/api/v2/invoices", { key, body: boletoRequest({ due_date: dueDate }) })
+      expect(reply.status, `${dueDate}: ${JSON.stringify(reply.body)}`).toBe(400)
+      expect(reply.body.code).toBe("invalid_request")
+      expect(reply.body.issues).toEqual([expect.objectContaining({ path: "due_date" })])
+    }
+    expect(await invoiceCount()).toBe(before)
+  })
+
   it("serves the slip as a PDF to whoever holds the checkout token, and to nobody else", async () => {
     const created = await app.request("POST", "/api/v2/invoices", { key, body: boletoRequest() })
     const path = new URL(created.body.boleto.url).pathname

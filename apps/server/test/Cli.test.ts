@@ -167,6 +167,78 @@ describe("fatura company and keys commands", () => {
     ).rejects.toThrow()
   })
 
+  /** The failure of a command that must fail: its exit code and everything it printed. */
+  const failureOf = (...args: Array<string>) =>
+    fatura(dataDir, ...args).then(
+      (success) => {
+        throw new Error(`expected a failure, got ${JSON.stringify(success)}`)
+      },
+      (error: { code: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        output: `${error.stdout}${error.stderr}`
+      })
+    )
+
+  it("refuses a --pix-key of no valid type with a clear message and a failing exit code", async () => {
+    for (const [pixKey, why] of [
+      ["joão@loja.example", "an email pix key must be plain ASCII"],
+      ["529.982.247-24", "a CPF or CNPJ pix key: invalid check digits"],
+      ["+1 415 555 0100", "a phone pix key is +55"],
+      ["minha chave", "must be a CPF, a CNPJ"]
+    ] as const) {
+      const failure = await failureOf(
+        "company",
+        "create",
+        "--name",
+        "Loja",
+        "--cnpj",
+        "11.222.333/0001-81",
+        "--email",
+        "loja@loja.example",
+        "--pix-key",
+        pixKey
+      )
+      expect(failure.code).not.toBe(0)
+      expect(failure.output).toContain(`Invalid value for flag --pix-key: "${pixKey}"`)
+      expect(failure.output).toContain(why)
+      expect(failure.output).not.toMatch(/\bat .*\.js:\d+/)
+    }
+  })
+
+  it("asks for --pix-key when the email cannot be the key, and takes the company with one", async () => {
+    const email = `${"a".repeat(65)}@loja.exam.br`
+    const args = ["company", "create", "--name", "Loja", "--cnpj", "11.222.333/0001-81", "--email", email]
+    const failure = await failureOf(...args)
+    expect(failure.code).not.toBe(0)
+    expect(failure.output).toContain(`the email ${email} cannot be the company's pix key`)
+    expect(failure.output).toContain("at most 77 characters")
+    expect(failure.output).toContain("--pix-key")
+    expect(failure.output).not.toMatch(/\bat .*\.js:\d+/)
+    const created = await fatura(dataDir, ...args, "--pix-key", "11.222.333/0001-81", "--json")
+    expect(JSON.parse(created.stdout.trim().split("\n").at(-1)!).company_id).toBeGreaterThan(0)
+  })
+
+  it("replaces a company's pix key with a valid one, in canonical form, and refuses any other", async () => {
+    const created = await fatura(
+      dataDir,
+      "company",
+      "create",
+      "--name",
+      "Loja",
+      "--cnpj",
+      "11.222.333/0001-81",
+      "--email",
+      "loja@loja.example",
+      "--json"
+    )
+    const companyId = String(JSON.parse(created.stdout.trim().split("\n").at(-1)!).company_id)
+    const replaced = await fatura(dataDir, "company", "pix-key", companyId, "+55 (11) 98888-7777")
+    expect(replaced.stdout.trim()).toBe(`company ${companyId}: pix key +5511988887777`)
+    const refused = await failureOf("company", "pix-key", companyId, "pix@")
+    expect(refused.code).not.toBe(0)
+    expect(refused.output).toContain("is not a valid email address")
+  })
+
   it("migrates idempotently", async () => {
     const first = await fatura(dataDir, "migrate")
     expect(first.stdout).toMatch(/up to date|applied/)

@@ -229,6 +229,7 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
       { label: "missing", body: without("total_price_cents") },
       { label: "a string", body: pixRequest({ total_price_cents: "12345" }) },
       { label: "a float (12.5)", body: pixRequest({ total_price_cents: 12.5 }) },
+      { label: "a fraction above the range (2^51 + 0.5)", body: pixRequest({ total_price_cents: 2 ** 51 + 0.5 }) },
       { label: "null", body: pixRequest({ total_price_cents: null }) }
     ])("answers 400 for total_price_cents $label", async ({ body }) => {
       await expectInvalid(body, "total_price_cents")
@@ -238,9 +239,38 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
       { label: "99", total: 99 },
       { label: "100_000_001", total: 100_000_001 },
       { label: "0", total: 0 },
-      { label: "-100", total: -100 }
+      { label: "-100", total: -100 },
+      { label: "2^53", total: 2 ** 53 },
+      { label: "-(2^53)", total: -(2 ** 53) },
+      { label: "1e21", total: 1e21 }
     ])("answers 422 amount_out_of_range for $label", async ({ total }) => {
       await expectUnprocessable(pixRequest({ total_price_cents: total }), "amount_out_of_range")
+    })
+
+    /** A valid pix request whose total_price_cents is written as `literal` in the JSON text. */
+    const withTotalLiteral = (literal: string) =>
+      JSON.stringify(pixRequest({ total_price_cents: 0 })).replace(
+        '"total_price_cents":0',
+        `"total_price_cents":${literal}`
+      )
+
+    // Integers as a client's JSON encoder may write them: beyond 2^53, or in exponent form.
+    it.each(["9007199254740993", "1e21", "1E+21", "100000000000000000000000000"])(
+      "answers 422 amount_out_of_range for the JSON number %s",
+      async (literal) => {
+        const before = await stored()
+        const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: withTotalLiteral(literal) })
+        expect(reply.status, JSON.stringify(reply.body)).toBe(422)
+        expect(reply.body.code).toBe("amount_out_of_range")
+        expect(await stored()).toEqual(before)
+      }
+    )
+
+    it("answers 400 for a JSON number beyond any double (1e400), which the JSON reader cannot hold", async () => {
+      const before = await stored()
+      const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: withTotalLiteral("1e400") })
+      expectInvalidBody(reply, "total_price_cents")
+      expect(await stored()).toEqual(before)
     })
 
     it.each([

@@ -91,9 +91,11 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       const paid = await merchant.create(cardRequest())
       await merchant.refund(paid.secureId)
       for (const invoice of [pending, refused, paid]) {
-        const reply = await merchant.refund(invoice.secureId, 999_999_999)
-        expect(reply.status).toBe(409)
-        expect(reply.body.code).toBe("invalid_state")
+        for (const amount of [999_999_999, 1e21]) {
+          const reply = await merchant.refund(invoice.secureId, amount)
+          expect(reply.status).toBe(409)
+          expect(reply.body.code).toBe("invalid_state")
+        }
       }
     })
 
@@ -102,9 +104,12 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
       const paid = await merchant.create(cardRequest())
       await merchant.refund(paid.secureId, 4_000)
-      const over = await merchant.refund(paid.secureId, 6_001)
-      expect(over.status).toBe(422)
-      expect(over.body.code).toBe("refund_exceeds_remaining")
+      // However large: an integer the client's JSON writes as 2^53 or 1e21 is still just more than is left.
+      for (const amount of [6_001, 2 ** 53, 1e21]) {
+        const over = await merchant.refund(paid.secureId, amount)
+        expect(over.status, String(amount)).toBe(422)
+        expect(over.body.code).toBe("refund_exceeds_remaining")
+      }
       for (const amount of [0, -5, 1.5]) {
         const reply = await merchant.refund(paid.secureId, amount)
         expect(reply.status).toBe(400)
@@ -309,6 +314,48 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       expect(await ids(`?created_gte=${encodeURIComponent(card.createdAt)}`)).toEqual([card.secureId])
       expect(await ids(`?created_lte=${encodeURIComponent(pix.createdAt)}`)).toEqual([pix.secureId])
       expect(await ids("?created_gte=2000-01-01T00:00:00-03:00&status=pending")).toEqual([pix.secureId])
+    })
+
+    it("takes created_gte and created_lte only as real instants from 1900 to 9999, else 400 naming them", async () => {
+      const merchant = await company()
+      const pix = await merchant.create(pixRequest())
+      const refused = [
+        "created_gte=0000-01-01T00:00:00Z",
+        "created_gte=1899-12-31T23:59:59Z",
+        "created_gte=1900-01-01T00:00:00%2B00:01",
+        "created_lte=9999-12-31T23:59:59-03:00",
+        "created_gte=2026-02-30T00:00:00Z",
+        "created_gte=2100-02-29T00:00:00Z",
+        "created_gte=2026-04-31T00:00:00-03:00",
+        "created_gte=2026-13-01T00:00:00Z",
+        "created_gte=2026-00-10T00:00:00Z",
+        "created_lte=2026-01-00T00:00:00Z",
+        "created_lte=2026-01-01T24:00:00Z",
+        "created_lte=2026-01-01T23:60:00Z",
+        "created_lte=2026-12-31T23:59:60Z",
+        "created_lte=2026-01-01T00:00:00%2B24:00",
+        "created_lte=2026-01-01T00:00:00-03:60",
+        "created_lte=2026-01-01T00:00:00"
+      ]
+      for (const query of refused) {
+        const reply = await merchant.list(`?${query}`)
+        expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(400)
+        expect(reply.body.code).toBe("invalid_request")
+        expect(reply.body.issues.map((issue: { path: string }) => issue.path)).toContain(query.split("=")[0])
+      }
+      const accepted = [
+        "created_gte=1900-01-01T00:00:00Z",
+        "created_gte=1899-12-31T23:00:00-03:00",
+        "created_lte=9999-12-31T23:59:59.999999Z",
+        "created_lte=9999-12-31T23:59:59%2B03:00",
+        "created_gte=2000-02-29T12:00:00-03:00",
+        "created_gte=1969-12-31T23:59:59.999999Z"
+      ]
+      for (const query of accepted) {
+        const reply = await merchant.list(`?${query}`)
+        expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(200)
+        expect(reply.body.data.map((invoice: { secureId: string }) => invoice.secureId)).toEqual([pix.secureId])
+      }
     })
 
     it("defaults to 20 and takes 1 to 100", async () => {

@@ -2,6 +2,8 @@
 // Business rules (amount range, items total) are the application's and answer 422, so they are not here.
 import { Card, Document, PaymentMethod } from "@fatura/domain"
 import { Result, Schema } from "effect"
+import * as Rfc3339 from "./Rfc3339.js"
+import { WholeNumber } from "./WholeNumber.js"
 
 const text = (min: number, max: number) => Schema.String.check(Schema.isMinLength(min), Schema.isMaxLength(max))
 
@@ -121,7 +123,7 @@ const bankSlipAddress = ["address_zip", "address_line", "address_number", "addre
 
 export const CreateInvoiceRequest = Schema.Struct({
   method: PaymentMethod.PaymentMethod,
-  total_price_cents: Schema.Int,
+  total_price_cents: WholeNumber,
   items: Schema.optionalKey(Schema.Array(ItemInput).check(Schema.isMaxLength(100))),
   product_fisical: Schema.optionalKey(BooleanString),
   payer: PayerInput,
@@ -131,9 +133,7 @@ export const CreateInvoiceRequest = Schema.Struct({
   external_ref: Schema.optionalKey(text(0, 255)),
   metadata: Schema.optionalKey(Metadata),
   expires_in: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 60, maximum: 2_592_000 }))),
-  due_date: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, { expected: "a date as YYYY-MM-DD" }))
-  )
+  due_date: Schema.optionalKey(Rfc3339.FullDate)
 }).check(
   Schema.makeFilter((request) => {
     const issues: Array<Schema.FilterIssue> = []

@@ -1,16 +1,7 @@
 // The list of invoices (SPEC 4.3): its query and its page.
 import { InvoiceStatus, InvoiceTransaction, PaymentMethod } from "@fatura/domain"
 import { Schema } from "effect"
-
-/** Any ISO 8601 date-time with a zone, e.g. `2026-11-01T00:00:00Z` or `2026-11-01T00:00:00.000000-03:00`. */
-export const DateTimeQuery = Schema.String.check(
-  Schema.makeFilter(
-    (value: string) =>
-      (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
-        !Number.isNaN(Date.parse(value))) ||
-      "must be an ISO 8601 date-time with a zone"
-  )
-)
+import * as Rfc3339 from "./Rfc3339.js"
 
 export const ListQuery = {
   limit: Schema.optionalKey(
@@ -19,8 +10,8 @@ export const ListQuery = {
   starting_after: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64))),
   status: Schema.optionalKey(InvoiceStatus.InvoiceStatus),
   payment_method: Schema.optionalKey(PaymentMethod.PaymentMethod),
-  created_gte: Schema.optionalKey(DateTimeQuery),
-  created_lte: Schema.optionalKey(DateTimeQuery),
+  created_gte: Schema.optionalKey(Rfc3339.DateTime),
+  created_lte: Schema.optionalKey(Rfc3339.DateTime),
   external_ref: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255)))
 }
 

@@ -3,8 +3,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { InvalidRequest, NotFound, Unavailable } from "./ApiError.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
-import { DateTimeQuery } from "./InvoicePage.js"
 import { PostbackEvent, PostbackEventType } from "./Postback.js"
+import * as Rfc3339 from "./Rfc3339.js"
 
 export const EventPage = Schema.Struct({
   data: Schema.Array(PostbackEvent),
@@ -20,9 +20,9 @@ export const Delivery = Schema.Struct({
   attempts: Schema.Int,
   last_status_code: Schema.NullOr(Schema.Int),
   last_error: Schema.NullOr(Schema.String),
-  next_attempt_at: Schema.NullOr(DateTimeQuery),
-  created_at: DateTimeQuery,
-  updated_at: DateTimeQuery
+  next_attempt_at: Schema.NullOr(Rfc3339.DateTime),
+  created_at: Rfc3339.DateTime,
+  updated_at: Rfc3339.DateTime
 })
 export type Delivery = typeof Delivery.Type
 

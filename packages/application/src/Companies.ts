@@ -1,9 +1,9 @@
 // Use cases of the company: its information with current balances, registration, blocks, and 3-D Secure.
-import { type Company, FeePlan, type Timestamp } from "@fatura/domain"
+import { type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
-import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
+import { CompanyNotFound, PixKeyRequired, type StorageUnavailable } from "./Failures.js"
 import { PostbackRepository } from "./PostbackRepository.js"
 import type { Principal } from "./Principal.js"
 import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "./Secrets.js"
@@ -18,6 +18,7 @@ export interface Registration {
   readonly cnpj: string
   readonly name: string
   readonly email: string
+  /** Any form PixKey.parse reads; the email when none is given. */
   readonly pixKey?: string | undefined
   readonly feePlan?: FeePlan.FeePlan | undefined
 }
@@ -48,7 +49,9 @@ export class Companies extends Context.Service<
   Companies,
   {
     readonly info: (principal: Principal) => Effect.Effect<CompanyInfo, StorageUnavailable>
-    readonly register: (registration: Registration) => Effect.Effect<RegisteredCompany, StorageUnavailable>
+    readonly register: (
+      registration: Registration
+    ) => Effect.Effect<RegisteredCompany, PixKey.InvalidPixKey | PixKeyRequired | StorageUnavailable>
     /** Registers the demo company when there is no company at all; returns it when it did. */
     readonly registerDemoIfEmpty: Effect.Effect<Option.Option<RegisteredCompany>, StorageUnavailable>
     readonly setBlock: (
@@ -56,6 +59,11 @@ export class Companies extends Context.Service<
       block: Company.BlockKind,
       blocked: boolean
     ) => Effect.Effect<void, CompanyNotFound | StorageUnavailable>
+    /** Replaces the key pix payments go to; returns it as stored, in canonical form. */
+    readonly setPixKey: (
+      companyId: Company.CompanyId,
+      pixKey: string
+    ) => Effect.Effect<PixKey.PixKey, PixKey.InvalidPixKey | CompanyNotFound | StorageUnavailable>
     readonly activate3ds: (principal: Principal) => Effect.Effect<ExchangeToken, StorageUnavailable>
   }
 >()("@fatura/application/Companies") {
@@ -73,14 +81,30 @@ export class Companies extends Context.Service<
         )
       })
 
+      // Every pix invoice of the company carries this key, so a company is never stored with one that no BR Code
+      // can hold. The email is a default worth trying, not a choice the merchant made: when it is no valid key the
+      // registration asks for a key rather than quietly picking another (the CNPJ, say) that the merchant may never
+      // have registered, which payers' banks would then not find.
+      const pixKeyOf = (
+        registration: Registration
+      ): Effect.Effect<PixKey.ParsedPixKey, PixKey.InvalidPixKey | PixKeyRequired> =>
+        registration.pixKey !== undefined
+          ? Effect.fromResult(PixKey.parse(registration.pixKey))
+          : Effect.fromResult(PixKey.parse(registration.email)).pipe(
+              Effect.mapError((invalid) => new PixKeyRequired({ email: registration.email, reason: invalid.reason }))
+            )
+
       // A registered company works in test mode; its live secrets come with its first live key (`ApiKeys`).
-      const insertCompanyWithKey = Effect.fn("Companies.register")(function* (registration: Registration) {
+      const insertCompanyWithKey = Effect.fn("Companies.register")(function* (
+        registration: Registration,
+        pixKey: PixKey.PixKey
+      ) {
         const company = yield* companies.create({
           cnpj: registration.cnpj,
           corporateReason: registration.name,
           fantasyName: registration.name,
           email: registration.email,
-          pixKey: registration.pixKey ?? registration.email,
+          pixKey,
           feePlan: registration.feePlan ?? FeePlan.defaultFeePlan,
           isCustomFeePlan: registration.feePlan !== undefined,
           now: yield* Clock.now
@@ -100,11 +124,17 @@ export class Companies extends Context.Service<
         return { company, secretKey, webhookSecret }
       })
 
-      const register = (registration: Registration) => transactions.withTransaction(insertCompanyWithKey(registration))
+      const register = (registration: Registration) =>
+        Effect.flatMap(pixKeyOf(registration), ({ key }) =>
+          transactions.withTransaction(insertCompanyWithKey(registration, key))
+        )
 
       const registerDemoIfEmpty = Effect.gen(function* () {
         if ((yield* companies.count) > 0) return Option.none()
-        return Option.some(yield* register(demoRegistration))
+        // The demo registration is a constant with a valid key: refusing it would be a bug.
+        return Option.some(
+          yield* register(demoRegistration).pipe(Effect.catchTag(["InvalidPixKey", "PixKeyRequired"], Effect.die))
+        )
       })
 
       const setBlock = Effect.fn("Companies.setBlock")(function* (
@@ -114,6 +144,13 @@ export class Companies extends Context.Service<
       ) {
         const found = yield* companies.setBlock(companyId, block, blocked, yield* Clock.now)
         if (!found) return yield* new CompanyNotFound({ companyId })
+      })
+
+      const setPixKey = Effect.fn("Companies.setPixKey")(function* (companyId: Company.CompanyId, pixKey: string) {
+        const { key } = yield* Effect.fromResult(PixKey.parse(pixKey))
+        const found = yield* companies.setPixKey(companyId, key, yield* Clock.now)
+        if (!found) return yield* new CompanyNotFound({ companyId })
+        return key
       })
 
       const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
@@ -131,7 +168,7 @@ export class Companies extends Context.Service<
         }
       })
 
-      return Companies.of({ info, register, registerDemoIfEmpty, setBlock, activate3ds })
+      return Companies.of({ info, register, registerDemoIfEmpty, setBlock, setPixKey, activate3ds })
     })
   )
 }

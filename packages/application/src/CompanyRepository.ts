@@ -1,5 +1,5 @@
 // Port: companies, their totals, and their keys.
-import type { Company, FeePlan, Invoice, Timestamp } from "@fatura/domain"
+import type { Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
 import { Context, Effect, Option } from "effect"
 import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
 
@@ -8,7 +8,7 @@ export interface NewCompany {
   readonly corporateReason: string
   readonly fantasyName: string
   readonly email: string
-  readonly pixKey: string
+  readonly pixKey: PixKey.PixKey
   readonly feePlan: FeePlan.FeePlan
   readonly isCustomFeePlan: boolean
   readonly now: Timestamp.Timestamp
@@ -68,6 +68,12 @@ export class CompanyRepository extends Context.Service<
       id: Company.CompanyId,
       block: Company.BlockKind,
       blocked: boolean,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** False when no company has that id. */
+    readonly setPixKey: (
+      id: Company.CompanyId,
+      pixKey: PixKey.PixKey,
       now: Timestamp.Timestamp
     ) => Effect.Effect<boolean, StorageUnavailable>
     /**

@@ -77,3 +77,21 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
 export class MoveNotAllowed extends Schema.TaggedError<MoveNotAllowed>()("MoveNotAllowed", {
   reason: Schema.String
 }) {}
+
+/** No pix key was given and the company's email, its default, cannot be one (SPEC 12.2). */
+export class PixKeyRequired extends Schema.TaggedError<PixKeyRequired>()("PixKeyRequired", {
+  email: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `the email ${this.email} cannot be the company's pix key (${this.reason}): a pix key must be given`
+  }
+}
+
+/**
+ * The company's stored pix key is no valid key: kept from before keys were checked, it cannot be written in a
+ * BR Code, so the company cannot take pix until the key is replaced.
+ */
+export class UnusablePixKey extends Schema.TaggedError<UnusablePixKey>()("UnusablePixKey", {
+  reason: Schema.String
+}) {}

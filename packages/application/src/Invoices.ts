@@ -10,6 +10,7 @@ import {
   InvoiceTransaction,
   Ledger,
   type PaymentMethod,
+  PixKey,
   Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
@@ -26,7 +27,8 @@ import {
   InvoiceNotFound,
   MoveNotAllowed,
   type StorageUnavailable,
-  UnknownCursor
+  UnknownCursor,
+  UnusablePixKey
 } from "./Failures.js"
 import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
 import * as Metrics from "./Metrics.js"
@@ -112,6 +114,7 @@ export type CreateInvoiceFailure =
   | InvalidDueDate
   | AcquirerUnavailable
   | PostbackTargetRefused
+  | UnusablePixKey
   | StorageUnavailable
 
 export const defaultPixExpiresIn = 86_400
@@ -340,9 +343,14 @@ export class Invoices extends Context.Service<
         let outcome: Outcome = { _tag: "Pending" }
         switch (input.method) {
           case "pix": {
+            // Keys are checked when they are set, but a company registered before that may hold one no BR Code
+            // can carry; a key that is valid but was stored as typed is written in its canonical form.
+            const { key: pixKey } = yield* Effect.fromResult(PixKey.parse(company.pixKey)).pipe(
+              Effect.mapError((invalid) => new UnusablePixKey({ reason: invalid.reason }))
+            )
             const txid = randomBase62(25)
             const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
-            const { qrCode } = yield* pix.charge({ company, amount, txid, expiresAt })
+            const { qrCode } = yield* pix.charge({ company, pixKey, amount, txid, expiresAt })
             pixCharge = { qrCode, txid, expiresAt }
             break
           }

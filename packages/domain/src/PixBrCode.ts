@@ -1,10 +1,11 @@
 // The pix "copia e cola" payload: a BR Code (EMV QRCPS-MPM as profiled by Banco Central) that any bank app
 // reads to pay one invoice (SPEC 6.1).
 import * as Cents from "./Cents.js"
+import type { PixKey } from "./PixKey.js"
 
 export interface BrCodeInput {
-  /** The company's pix key: at most 77 characters, so that field 26 fits its two-digit length. */
-  readonly pixKey: string
+  /** The company's pix key, parsed: ASCII and at most 77 characters, so that field 26 fits its two-digit length. */
+  readonly pixKey: PixKey
   readonly merchantName: string
   readonly merchantCity: string
   readonly amount: Cents.Cents
@@ -13,6 +14,8 @@ export interface BrCodeInput {
 }
 
 const txidPattern = /^[A-Za-z0-9]{1,25}$/
+
+const utf8 = new TextEncoder()
 
 export const isValidTxid = (txid: string): boolean => txidPattern.test(txid)
 
@@ -33,7 +36,7 @@ export const fold = (text: string, maxLength: number): string =>
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor) of the UTF-8 bytes, 4 hex digits. */
 export const crc16 = (payload: string): string => {
   let crc = 0xffff
-  for (const byte of new TextEncoder().encode(payload)) {
+  for (const byte of utf8.encode(payload)) {
     crc ^= byte << 8
     for (let bit = 0; bit < 8; bit++) {
       crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
@@ -42,14 +45,16 @@ export const crc16 = (payload: string): string => {
   return crc.toString(16).toUpperCase().padStart(4, "0")
 }
 
-// An EMV data object: two-digit id, two-digit length, value. A longer value cannot be written at all, so
-// reaching it is a bug of the caller (an unchecked pix key or txid), not a payer's mistake.
+// An EMV data object: two-digit id, two-digit length, value. The length counts bytes, as a bank app reading the
+// UTF-8 payload does, not UTF-16 code units. A longer value cannot be written at all, so reaching it is a bug of
+// the caller (a pix key that did not come from PixKey.parse, an unchecked txid), not a payer's mistake.
 const field = (id: string, value: string): string => {
-  if (value.length > 99) throw new RangeError(`BR Code field ${id} is ${value.length} characters, at most 99 fit`)
-  return `${id}${value.length.toString().padStart(2, "0")}${value}`
+  const length = utf8.encode(value).length
+  if (length > 99) throw new RangeError(`BR Code field ${id} is ${length} bytes, at most 99 fit`)
+  return `${id}${length.toString().padStart(2, "0")}${value}`
 }
 
-/** Throws on a txid that {@link isValidTxid} rejects or a pix key too long to encode: both are bugs. */
+/** Never throws on a key from PixKey.parse; throws on an invalid txid or a forged over-long key: both are bugs. */
 export const build = (input: BrCodeInput): string => {
   if (!isValidTxid(input.txid)) throw new RangeError(`invalid pix txid ${JSON.stringify(input.txid)}`)
   const payload = [

@@ -12,10 +12,11 @@ export type Timestamp = typeof Timestamp.Type
 
 /** The timestamp of an instant given in microseconds since the Unix epoch. */
 export const fromEpochMicros = (micros: bigint): Timestamp => {
-  const millis = micros / 1000n
-  const fraction = (((micros % 1_000_000n) + 1_000_000n) % 1_000_000n).toString().padStart(6, "0")
-  const iso = new Date(Number(millis)).toISOString()
-  return `${iso.slice(0, 19)}.${fraction}Z` as Timestamp
+  // The second is floored, not truncated toward zero: before 1970 the fraction still counts up from the second
+  // below, so -1 µs is 1969-12-31T23:59:59.999999Z.
+  const fraction = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n
+  const iso = new Date(Number((micros - fraction) / 1000n)).toISOString()
+  return `${iso.slice(0, 19)}.${fraction.toString().padStart(6, "0")}Z` as Timestamp
 }
 
 /** The timestamp of an instant given in nanoseconds since the Unix epoch (what `Clock.currentTimeNanos` gives). */

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Result } from "effect"
 import * as fc from "fast-check"
 import { hasError, parsePix } from "pix-utils"
-import { Cents, PixBrCode } from "../src/index.js"
+import { Cents, PixBrCode, PixKey } from "../src/index.js"
+
+const pixKey = (text: string) => Result.getOrThrow(PixKey.parse(text)).key
 
 const input: PixBrCode.BrCodeInput = {
-  pixKey: "pix@fatura.example",
+  pixKey: pixKey("pix@fatura.example"),
   merchantName: "Padaria São João Ltda",
   merchantCity: "São Paulo",
   amount: Cents.make(12_345),
@@ -38,7 +41,8 @@ describe("PixBrCode", () => {
       fc.assert(
         fc.property(fc.string(), (text) => {
           expect(PixBrCode.crc16(text)).toMatch(/^[0-9A-F]{4}$/)
-        })
+        }),
+        { seed: 42 }
       )
     })
   })
@@ -68,7 +72,8 @@ describe("PixBrCode", () => {
           const folded = PixBrCode.fold(text, maxLength)
           expect(folded.length).toBeLessThanOrEqual(maxLength)
           expect(folded).toMatch(/^([A-Za-z0-9.,\-&/]+( [A-Za-z0-9.,\-&/]+)*)?$/)
-        })
+        }),
+        { seed: 42 }
       )
     })
   })
@@ -119,11 +124,26 @@ describe("PixBrCode", () => {
       expect(brCode).toContain("5802BR5906FATURA6009SAO PAULO62")
     })
 
-    it("refuses to write an invalid txid or a pix key too long for its field", () => {
+    it("fills field 26 to its 99 bytes with the longest valid key, an email of 77 characters", () => {
+      const longest = pixKey(`${"a".repeat(64)}@loja.exam.br`)
+      expect(PixBrCode.build({ ...input, pixKey: longest })).toContain(`26990014br.gov.bcb.pix0177${longest}52040000`)
+    })
+
+    it("counts lengths in UTF-8 bytes, as the bank app reading the payload does", () => {
+      // Only a key forged past PixKey.parse can carry a letter outside ASCII; its length is still its bytes.
+      const forged = "joão@loja.example" as PixKey.PixKey
+      expect(PixBrCode.build({ ...input, pixKey: forged })).toContain(
+        "2640" + "0014br.gov.bcb.pix" + "0118joão@loja.example"
+      )
+      expect(() => PixBrCode.build({ ...input, pixKey: `${"ã".repeat(38)}@x.br` as PixKey.PixKey })).toThrow(
+        /field 26 is 103 bytes/
+      )
+    })
+
+    it("refuses to write an invalid txid or a forged pix key too long for its field", () => {
       expect(() => PixBrCode.build({ ...input, txid: "" })).toThrow(/txid/)
       expect(() => PixBrCode.build({ ...input, txid: "INV-1" })).toThrow(/txid/)
-      expect(() => PixBrCode.build({ ...input, pixKey: "k".repeat(78) })).toThrow(/field 26/)
-      expect(() => PixBrCode.build({ ...input, pixKey: "k".repeat(77) })).not.toThrow()
+      expect(() => PixBrCode.build({ ...input, pixKey: "k".repeat(78) as PixKey.PixKey })).toThrow(/field 26/)
     })
   })
 
@@ -165,7 +185,11 @@ describe("PixBrCode", () => {
           fc.string({ unit: "grapheme", maxLength: 60 }),
           fc.string({ unit: "grapheme", maxLength: 40 }),
           fc.integer({ min: 100, max: 100_000_000 }),
-          fc.oneof(fc.emailAddress(), fc.uuid({ version: 4 })).filter((key) => key.length <= 77),
+          fc
+            .oneof(fc.emailAddress(), fc.uuid({ version: 4 }))
+            .map((key) => PixKey.parse(key))
+            .filter(Result.isSuccess)
+            .map((parsed) => parsed.success.key),
           txid,
           (merchantName, merchantCity, amount, pixKey, txid) => {
             const pix = readWithPixUtils(
@@ -178,7 +202,7 @@ describe("PixBrCode", () => {
             expect(pix.txid).toBe(txid)
           }
         ),
-        { numRuns: 500 }
+        { seed: 42, numRuns: 500 }
       )
     })
   })

@@ -24,7 +24,8 @@ import type {
   SandboxOnly,
   StorageUnavailable,
   Unauthenticated,
-  UnknownCursor
+  UnknownCursor,
+  UnusablePixKey
 } from "@fatura/application"
 import type { Card, Invoice, Refund } from "@fatura/domain"
 
@@ -48,6 +49,7 @@ type Failure =
   | DeliveryNotFound
   | EventNotFound
   | PostbackTargetRefused
+  | UnusablePixKey
 
 type ResponseFor<F extends Failure> = F extends Unauthenticated
   ? Unauthorized
@@ -113,6 +115,12 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unprocessable({
         code: "postback_url_not_allowed",
         message: `postback_url: ${failure.reason}`
+      }) as never
+    case "UnusablePixKey":
+      // The request is fine; the company's own setting is not, and only replacing its key helps.
+      return new Unprocessable({
+        code: "unprocessable",
+        message: `the company's pix key cannot receive pix (${failure.reason}): pix invoices are refused until it is replaced with a valid key`
       }) as never
     case "UnknownCursor":
       // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.

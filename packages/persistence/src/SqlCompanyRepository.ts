@@ -217,6 +217,12 @@ export const layer = Layer.effect(
           storage
         ),
 
+      setPixKey: (id, pixKey, now) =>
+        sql`UPDATE companies SET pix_key = ${pixKey}, updated_at = ${now}::timestamptz WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
       activate3ds: (id, candidate, now) =>
         Effect.gen(function* () {
           const token = yield* publicToken(candidate)

@@ -6,10 +6,10 @@ import { Effect, Layer } from "effect"
 export const layer = Layer.succeed(
   PixProvider,
   PixProvider.of({
-    charge: ({ company, amount, txid }) =>
+    charge: ({ company, pixKey, amount, txid }) =>
       Effect.sync(() => ({
         qrCode: PixBrCode.build({
-          pixKey: company.pixKey,
+          pixKey,
           merchantName: company.fantasyName,
           merchantCity: company.address.city,
           amount,

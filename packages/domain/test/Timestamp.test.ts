@@ -1,0 +1,26 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import { Timestamp } from "../src/index.js"
+
+describe("Timestamp", () => {
+  it.each([
+    { micros: 0n, timestamp: "1970-01-01T00:00:00.000000Z" },
+    { micros: 1_500n, timestamp: "1970-01-01T00:00:00.001500Z" },
+    { micros: -1n, timestamp: "1969-12-31T23:59:59.999999Z" },
+    { micros: -500n, timestamp: "1969-12-31T23:59:59.999500Z" },
+    { micros: -1_000_000n, timestamp: "1969-12-31T23:59:59.000000Z" },
+    { micros: -2_208_988_800_000_000n, timestamp: "1900-01-01T00:00:00.000000Z" },
+    { micros: 253_402_300_799_999_999n, timestamp: "9999-12-31T23:59:59.999999Z" }
+  ])("writes $micros µs since the epoch as $timestamp", ({ micros, timestamp }) => {
+    expect(Timestamp.fromEpochMicros(micros)).toBe(timestamp)
+  })
+
+  it("reads back every instant it writes, from 1900 to 9999", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -2_208_988_800_000_000n, max: 253_402_300_799_999_999n }), (micros) => {
+        expect(Timestamp.toEpochMicros(Timestamp.fromEpochMicros(micros))).toBe(micros)
+      }),
+      { seed: 42, numRuns: 1_000 }
+    )
+  })
+})
