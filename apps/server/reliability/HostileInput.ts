@@ -5,6 +5,7 @@
 // error in the contract's JSON, no invoice changed that the request did not name, nothing of another company's.
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { boletoPayer, cardField, payer, testCards } from "./support/Journal.js"
 import { freshLoopback, type RawReply, send } from "./support/RawHttp.js"
 import { makeWorld, type World } from "./support/World.js"
@@ -433,11 +434,11 @@ export const hostileInputScenario = () =>
                 expect(invoice.companyId, `${where}: created for another company`).toBe(world.a.companyId)
             }
           }),
-          { numRuns: runsPerRoute }
+          { numRuns: propertyRuns(runsPerRoute) }
         )
       }
       console.info(
-        `hostile: ${operations.length} routes × ${runsPerRoute} requests; statuses ${JSON.stringify(Object.fromEntries([...counts].sort(([x], [y]) => x - y)))}`
+        `hostile: ${operations.length} routes × ${propertyRuns(runsPerRoute)} requests; statuses ${JSON.stringify(Object.fromEntries([...counts].sort(([x], [y]) => x - y)))}`
       )
       expect(await world.snapshot(world.b.companyId)).toBe(bBefore)
     })

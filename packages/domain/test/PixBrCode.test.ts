@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { hasError, parsePix } from "pix-utils"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Cents, PixBrCode } from "../src/index.js"
 
 const input: PixBrCode.BrCodeInput = {
@@ -178,7 +179,7 @@ describe("PixBrCode", () => {
             expect(pix.txid).toBe(txid)
           }
         ),
-        { numRuns: 500 }
+        { numRuns: propertyRuns(500) }
       )
     })
   })
