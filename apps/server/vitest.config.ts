@@ -4,6 +4,9 @@ export default defineProject({
   test: {
     name: "server",
     include: ["test/**/*.test.ts"],
+    // fast-check on the seed and run count of FC_SEED and FC_RUNS_FACTOR (README: Property tests).
+    globalSetup: ["../../scripts/property-tests/print-seed.mjs"],
+    setupFiles: ["../../scripts/property-tests/setup.mjs"],
     // Each file starts a server over a fresh database (PGlite takes a few seconds to boot).
     testTimeout: 30_000,
     hookTimeout: 60_000

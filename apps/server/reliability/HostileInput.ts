@@ -7,6 +7,7 @@
 // route, no invoice changed that the request did not name, nothing of another company's.
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { freshLoopback, type RawReply, send } from "../test/support/RawHttp.js"
 import { boletoPayer, cardField, payer, testCards } from "./support/Journal.js"
 import { makeWorld, type World } from "./support/World.js"
@@ -499,11 +500,11 @@ export const hostileInputScenario = () =>
                 expect(invoice.companyId, `${where}: created for another company`).toBe(world.a.companyId)
             }
           }),
-          { numRuns: runsPerRoute }
+          { numRuns: propertyRuns(runsPerRoute) }
         )
       }
       console.info(
-        `hostile: ${operations.length} routes × ${runsPerRoute} requests; statuses ${JSON.stringify(Object.fromEntries([...counts].sort(([x], [y]) => x - y)))}`
+        `hostile: ${operations.length} routes × ${propertyRuns(runsPerRoute)} requests; statuses ${JSON.stringify(Object.fromEntries([...counts].sort(([x], [y]) => x - y)))}`
       )
       expect(await world.snapshot(world.b.companyId)).toBe(bBefore)
     })

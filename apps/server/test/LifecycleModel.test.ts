@@ -5,7 +5,8 @@
 import { InvoiceTransaction } from "@fatura/domain"
 import { Exit, Schema } from "effect"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { propertyRuns, runsFactor } from "../../../scripts/property-tests/settings.mjs"
 import { boletoPayer, cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -165,6 +166,10 @@ type Prediction =
   | { readonly status: 404 | 409 | 422; readonly code: string }
 
 const unknownId = "00000000-0000-4000-8000-000000000000"
+
+// A passing property takes a few seconds (ten times that under `pnpm test:fuzz`); the margin is for shrinking a
+// counterexample.
+vi.setConfig({ testTimeout: 120_000 * runsFactor })
 
 describe.each(testDatabases)("invoice lifecycle against a model on $name", (database) => {
   let app: TestApp
@@ -382,10 +387,9 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
           .map(([creates, actions]) => [...creates, ...actions]),
         runSequence
       ),
-      { numRuns: 20 }
+      { numRuns: propertyRuns(20) }
     )
-    // A passing run takes a few seconds; the margin is for shrinking a counterexample.
-  }, 120_000)
+  })
 
   /**
    * Exactly the Invoice transaction of the contract (SPEC 5.1): every field of its type, and nothing else. The service

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Rfc3339 } from "../src/index.js"
 
 const acceptsDate = Schema.is(Rfc3339.FullDate)
@@ -48,7 +49,7 @@ describe("Rfc3339", () => {
             expect(acceptsDate(`${pad(year, 4)}-${pad(month)}-${pad(day)}`)).toBe(exists)
           }
         ),
-        { seed: 42, numRuns: 2_000 }
+        { numRuns: propertyRuns(2_000) }
       )
     })
   })
@@ -100,7 +101,7 @@ describe("Rfc3339", () => {
             expect(acceptsDateTime(date.toISOString())).toBe(true)
           }
         ),
-        { seed: 42, numRuns: 1_000 }
+        { numRuns: propertyRuns(1_000) }
       )
     })
   })

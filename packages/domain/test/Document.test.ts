@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Document } from "../src/index.js"
 
 // An independent reference, written from the published rules with explicit weight tables.
@@ -162,7 +163,7 @@ describe("Document", () => {
         const changed = number.slice(0, at) + character + number.slice(at + 1)
         expect(reasonOf(changed) === "valid").toBe(isValidByReference(changed))
       }),
-      { numRuns: 2_000 }
+      { numRuns: propertyRuns(2_000) }
     )
   })
 })

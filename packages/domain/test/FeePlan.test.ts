@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Cents, FeePlan, PaymentMethod } from "../src/index.js"
 
 const plan = FeePlan.defaultFeePlan
@@ -156,7 +157,7 @@ describe("FeePlan", () => {
             )
           }
         ),
-        { numRuns: 2_000 }
+        { numRuns: propertyRuns(2_000) }
       )
     })
   })

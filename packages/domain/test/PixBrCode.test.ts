@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { hasError, parsePix } from "pix-utils"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Cents, PixBrCode, PixKey } from "../src/index.js"
 
 const pixKey = (text: string) => Result.getOrThrow(PixKey.parse(text)).key
@@ -41,8 +42,7 @@ describe("PixBrCode", () => {
       fc.assert(
         fc.property(fc.string(), (text) => {
           expect(PixBrCode.crc16(text)).toMatch(/^[0-9A-F]{4}$/)
-        }),
-        { seed: 42 }
+        })
       )
     })
   })
@@ -72,8 +72,7 @@ describe("PixBrCode", () => {
           const folded = PixBrCode.fold(text, maxLength)
           expect(folded.length).toBeLessThanOrEqual(maxLength)
           expect(folded).toMatch(/^([A-Za-z0-9.,\-&/]+( [A-Za-z0-9.,\-&/]+)*)?$/)
-        }),
-        { seed: 42 }
+        })
       )
     })
   })
@@ -202,7 +201,7 @@ describe("PixBrCode", () => {
             expect(pix.txid).toBe(txid)
           }
         ),
-        { seed: 42, numRuns: 500 }
+        { numRuns: propertyRuns(500) }
       )
     })
   })

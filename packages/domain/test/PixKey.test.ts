@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { hasError, parsePix } from "pix-utils"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Cents, Document, PixBrCode, PixKey } from "../src/index.js"
 
 const parsed = (input: string) => {
@@ -118,7 +119,7 @@ describe("PixKey", () => {
         expect(parsed(key)).toEqual({ type, key })
         expect(keyInBrCode(key as PixKey.PixKey)).toBe(key)
       }),
-      { seed: 42, numRuns: 500 }
+      { numRuns: propertyRuns(500) }
     )
   })
 
@@ -138,7 +139,7 @@ describe("PixKey", () => {
         expect(key).toMatch(/^[\x21-\x7e]{1,77}$/)
         expect(keyInBrCode(key)).toBe(key)
       }),
-      { seed: 42, numRuns: 2_000 }
+      { numRuns: propertyRuns(2_000) }
     )
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../scripts/property-tests/settings.mjs"
 import { Timestamp } from "../src/index.js"
 
 describe("Timestamp", () => {
@@ -20,7 +21,7 @@ describe("Timestamp", () => {
       fc.property(fc.bigInt({ min: -2_208_988_800_000_000n, max: 253_402_300_799_999_999n }), (micros) => {
         expect(Timestamp.toEpochMicros(Timestamp.fromEpochMicros(micros))).toBe(micros)
       }),
-      { seed: 42, numRuns: 1_000 }
+      { numRuns: propertyRuns(1_000) }
     )
   })
 })
