@@ -539,6 +539,7 @@ export class Invoices extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const found = yield* findForPayer(secureId, checkoutToken)
+            // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice.
             const company = yield* companyOf(invoices.lockCompanyLedger(found.company.id), found.company.id)
             const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
