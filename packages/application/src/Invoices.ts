@@ -291,7 +291,9 @@ export class Invoices extends Context.Service<
           const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
           return { _tag: "Charged", result, card: details } satisfies Outcome
         }
-        const result = yield* acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
+        const result = yield* transactions.external(
+          acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
+        )
         return { _tag: "Charged", result, card: details } satisfies Outcome
       })
 
@@ -342,7 +344,7 @@ export class Invoices extends Context.Service<
           case "pix": {
             const txid = randomBase62(25)
             const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
-            const { qrCode } = yield* pix.charge({ company, amount, txid, expiresAt })
+            const { qrCode } = yield* transactions.external(pix.charge({ company, amount, txid, expiresAt }))
             pixCharge = { qrCode, txid, expiresAt }
             break
           }
@@ -353,7 +355,7 @@ export class Invoices extends Context.Service<
               return yield* new InvalidDueDate({ dueDate, reason: `must be between ${today} and ${latest}` })
             }
             const ourNumber = yield* invoices.nextOurNumber
-            const issued = yield* boletos.issue({ company, amount, dueDate, ourNumber })
+            const issued = yield* transactions.external(boletos.issue({ company, amount, dueDate, ourNumber }))
             boleto = {
               ...issued,
               dueDate,
