@@ -9,6 +9,7 @@ import * as Clock from "./Clock.js"
 import { type AcquirerUnavailable, InvalidCardData, type StorageUnavailable } from "./Failures.js"
 import type { PublicPrincipal } from "./Principal.js"
 import { randomBase62, sha256Hex } from "./Secrets.js"
+import { Transactions } from "./Transactions.js"
 
 /** A token is good for one payment within this many seconds. */
 export const cardTokenLifetimeSeconds = 15 * 60
@@ -50,6 +51,7 @@ export class CardTokens extends Context.Service<
     Effect.gen(function* () {
       const acquirer = yield* CardAcquirer
       const tokens = yield* CardTokenRepository
+      const transactions = yield* Transactions
 
       const tokenize = Effect.fn("CardTokens.tokenize")(function* (principal: PublicPrincipal, card: CardTokenInput) {
         const number = yield* cardField(Card.parseNumber(card.number))
@@ -62,14 +64,17 @@ export class CardTokens extends Context.Service<
         const expiry = yield* cardField(Card.parseExpiry({ month: card.month, year: card.year }, { year, month }))
         const securityCode = yield* cardField(Card.checkSecurityCode(card.securityCode))
         const holderName = `${card.firstName} ${card.lastName}`.trim()
-        const { reference } = yield* acquirer.tokenize(principal.mode, {
-          number,
-          holderName,
-          expirationMonth: expiry.month,
-          expirationYear: expiry.year,
-          securityCode,
-          brand
-        })
+        // A request with an Idempotency-Key runs in a transaction: the card is sent to the acquirer's vault once.
+        const { reference } = yield* transactions.external(
+          acquirer.tokenize(principal.mode, {
+            number,
+            holderName,
+            expirationMonth: expiry.month,
+            expirationYear: expiry.year,
+            securityCode,
+            brand
+          })
+        )
         const token = `card_${randomBase62(32)}`
         const masked = Card.mask(number)
         yield* tokens.create({

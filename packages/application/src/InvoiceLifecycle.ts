@@ -1,6 +1,6 @@
 // Use cases that move an invoice after its creation (SPEC 7.1): refunds (4.4), the sandbox helpers (4.9) and
-// expiry. Each move locks the invoice, checks the transition, and writes the new status, its timeline entry,
-// its ledger entries and its event in one transaction.
+// expiry. Each move locks the invoice's company, then the invoice, checks the transition, and writes the new status,
+// its timeline entry, its ledger entries and its event in one transaction.
 import {
   type Cents,
   type Company,
@@ -91,15 +91,13 @@ export class InvoiceLifecycle extends Context.Service<
         return { invoice: moved, company, totals } satisfies InvoiceView
       })
 
-      /** The caller's invoice, locked, and the company as it is now. */
-      const locked = Effect.fnUntraced(function* (principal: Principal, raw: string, withLedger: boolean) {
+      /** The caller's invoice and its company, both locked for the enclosing transaction. */
+      const locked = Effect.fnUntraced(function* (principal: Principal, raw: string) {
         const reference = parseReference(raw)
         if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
-        // Money moves of one company are serialized: a refund must see every earlier one in the balance.
-        const company = yield* companyOf(
-          withLedger ? invoices.lockCompanyLedger(principal.companyId) : companies.findById(principal.companyId),
-          principal.companyId
-        )
+        // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice. It also serializes
+        // the moves of one company: a refund must see every earlier one in the balance.
+        const company = yield* companyOf(invoices.lockCompanyLedger(principal.companyId), principal.companyId)
         const invoice = yield* invoices.lock(principal.companyId, principal.mode, reference.value)
         if (Option.isNone(invoice)) return yield* new InvoiceNotFound({ reference: raw })
         return { invoice: invoice.value, company }
@@ -132,7 +130,7 @@ export class InvoiceLifecycle extends Context.Service<
       ) {
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference)
             const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
               Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
             )
@@ -157,7 +155,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference)
             if (invoice.method === "credit_card") {
               return yield* new MoveNotAllowed({ reason: "card invoices are paid with a card, not by the sandbox" })
             }
@@ -181,7 +179,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference, false)
+            const { invoice, company } = yield* locked(principal, reference)
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "expire")).pipe(
               Effect.mapError(notAllowed)
             )
@@ -194,7 +192,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference, true)
+            const { invoice, company } = yield* locked(principal, reference)
             if (invoice.method !== "credit_card") {
               return yield* new MoveNotAllowed({ reason: "chargebacks happen to card invoices only" })
             }
@@ -217,21 +215,24 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const now = yield* Clock.now
-            const due = yield* invoices.lockDueForExpiry(now, Clock.businessDate(now), limit)
+            const due = yield* invoices.findDueForExpiry(now, Clock.businessDate(now), limit)
+            // The lock order (InvoiceRepository.lockCompanyLedger): the companies, in ascending id, then their
+            // invoices. A move that got to an invoice first has made it other than pending by now.
             const owners = new Map<number, Company.Company>()
-            for (const { id, companyId } of due) {
+            for (const companyId of [...new Set(due.map((invoice) => invoice.companyId))].sort((a, b) => a - b)) {
+              const company = yield* invoices.lockCompanyLedger(companyId)
+              if (Option.isNone(company)) return yield* Effect.die(new CompanyNotFound({ companyId }))
+              owners.set(companyId, company.value)
+            }
+            const pending = yield* invoices.lockPendingForExpiry(due.map((invoice) => invoice.id))
+            for (const id of pending) {
               const invoice = yield* invoices.findById(id)
               if (Option.isNone(invoice)) continue
-              let company = owners.get(companyId)
-              if (company === undefined) {
-                const found = yield* companies.findById(companyId)
-                if (Option.isNone(found)) return yield* Effect.die(new CompanyNotFound({ companyId }))
-                company = found.value
-                owners.set(companyId, company)
-              }
+              // Locked above: the invoice is one of `due`.
+              const company = owners.get(invoice.value.companyId)!
               yield* move(company, invoice.value, transition(invoice.value, "expired", now))
             }
-            return due.length
+            return pending.length
           })
         )
       })

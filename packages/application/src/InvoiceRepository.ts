@@ -137,7 +137,7 @@ export class InvoiceRepository extends Context.Service<
     >
     /**
      * The company's invoice, locked until the enclosing transaction ends, so that concurrent changes to it
-     * (refunds, chargebacks) happen one after the other.
+     * (refunds, chargebacks) happen one after the other. Taken after `lockCompanyLedger`, never before.
      */
     readonly lock: (
       companyId: Company.CompanyId,
@@ -145,8 +145,13 @@ export class InvoiceRepository extends Context.Service<
       reference: InvoiceReference
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /**
-     * Serializes the money-moving changes of one company inside the enclosing transaction; returns the company as it
+     * Serializes the changes of one company's invoices inside the enclosing transaction; returns the company as it
      * is now, which stays so until the transaction ends.
+     *
+     * The lock order: a transaction that moves invoices locks their company here first, then the invoices (`lock`,
+     * `lockPendingForExpiry`); several companies in ascending id. Every move keeps to it — money moves, payments,
+     * expiries, chargebacks — so two of them never wait on each other in a cycle. The lock leaves alone what merely
+     * refers to the company (a new invoice, an event): those never wait for it.
      */
     readonly lockCompanyLedger: (
       companyId: Company.CompanyId
@@ -164,14 +169,21 @@ export class InvoiceRepository extends Context.Service<
     /** Newest first; one more than `limit` tells whether there is a next page. */
     readonly list: (filter: ListFilter) => Effect.Effect<ReadonlyArray<Invoice.Invoice>, StorageUnavailable>
     /**
-     * Pending invoices past their expiry (pix) or due date (boleto), locked for the enclosing transaction and
-     * skipped by any other worker that sweeps at the same time.
+     * Up to `limit` pending invoices past their expiry (pix) or due date (boleto), oldest first, read without a
+     * lock: their companies are to be locked before them.
      */
-    readonly lockDueForExpiry: (
+    readonly findDueForExpiry: (
       now: Timestamp.Timestamp,
       today: string,
       limit: number
     ) => Effect.Effect<ReadonlyArray<DueForExpiry>, StorageUnavailable>
+    /**
+     * Those of `ids` that are still pending, locked for the enclosing transaction; one that another transaction
+     * holds is skipped rather than waited for, so a sweep never waits on an invoice.
+     */
+    readonly lockPendingForExpiry: (
+      ids: ReadonlyArray<Invoice.InvoiceId>
+    ) => Effect.Effect<ReadonlyArray<Invoice.InvoiceId>, StorageUnavailable>
     readonly findById: (id: Invoice.InvoiceId) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /** Any company's invoice by its secureId, for the payer's side where the checkout token authorizes. */
     readonly findBySecureId: (

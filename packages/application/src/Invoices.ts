@@ -294,7 +294,9 @@ export class Invoices extends Context.Service<
           const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
           return { _tag: "Charged", result, card: details } satisfies Outcome
         }
-        const result = yield* acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
+        const result = yield* transactions.external(
+          acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
+        )
         return { _tag: "Charged", result, card: details } satisfies Outcome
       })
 
@@ -350,7 +352,7 @@ export class Invoices extends Context.Service<
             )
             const txid = randomBase62(25)
             const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
-            const { qrCode } = yield* pix.charge({ company, pixKey, amount, txid, expiresAt })
+            const { qrCode } = yield* transactions.external(pix.charge({ company, pixKey, amount, txid, expiresAt }))
             pixCharge = { qrCode, txid, expiresAt }
             break
           }
@@ -361,7 +363,7 @@ export class Invoices extends Context.Service<
               return yield* new InvalidDueDate({ dueDate, reason: `must be between ${today} and ${latest}` })
             }
             const ourNumber = yield* invoices.nextOurNumber
-            const issued = yield* boletos.issue({ company, amount, dueDate, ourNumber })
+            const issued = yield* transactions.external(boletos.issue({ company, amount, dueDate, ourNumber }))
             boleto = {
               ...issued,
               dueDate,
@@ -547,6 +549,7 @@ export class Invoices extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const found = yield* findForPayer(secureId, checkoutToken)
+            // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice.
             const company = yield* companyOf(invoices.lockCompanyLedger(found.company.id), found.company.id)
             const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })

@@ -1,5 +1,6 @@
-// Reading column values the same way whichever driver returned them, and the one place where a
-// database failure becomes the application's `StorageUnavailable` (connection lost) or a defect (a bug).
+// Reading column values the same way whichever driver returned them, and the one place where a database failure
+// is classified: the application's `StorageUnavailable` (connection lost), a contention that running the transaction
+// again may resolve, or a defect (a bug).
 import { StorageUnavailable } from "@fatura/application"
 import type { Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
@@ -34,6 +35,15 @@ const sqlStateOf = (cause: unknown): unknown =>
 /** The database is unreachable or going away: the request may succeed later, it is not a bug. */
 export const isUnavailable = (error: SqlError): boolean =>
   error.reason._tag === "ConnectionError" || unavailableStates.has(String(sqlStateOf(error.reason.cause)))
+
+/**
+ * SQLSTATEs of a transaction the database gave up on for another one's sake: serialization_failure (40001),
+ * deadlock_detected (40P01). It wrote nothing; the same transaction run again may well commit.
+ */
+const contentionStates = new Set(["40001", "40P01"])
+
+/** The database chose this transaction as the loser of a conflict: running it again is the remedy. */
+export const isContention = (error: SqlError): boolean => contentionStates.has(String(sqlStateOf(error.reason.cause)))
 
 /** The repositories' error channel: only a lost database is an expected failure. */
 export const storage = <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StorageUnavailable, R> =>

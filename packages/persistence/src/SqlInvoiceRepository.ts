@@ -312,8 +312,12 @@ export const layer = Layer.effect(
           storage
         ),
 
+      // NO KEY UPDATE excludes the other moves of the company and updates of its row, but not the KEY SHARE lock
+      // that an insert referring to the company takes for its foreign key: a new invoice or an event never queues
+      // behind a money move, and a transaction that inserted such a row before asking for this lock cannot
+      // deadlock with another one doing the same.
       lockCompanyLedger: (companyId) =>
-        sql`SELECT ${companyLockColumns} FROM companies c WHERE c.id = ${companyId} FOR UPDATE`.pipe(
+        sql`SELECT ${companyLockColumns} FROM companies c WHERE c.id = ${companyId} FOR NO KEY UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => toCompany(row))),
           storage
         ),
@@ -373,15 +377,14 @@ export const layer = Layer.effect(
         )
       },
 
-      lockDueForExpiry: (now, today, limit) =>
+      findDueForExpiry: (now, today, limit) =>
         sql`
           SELECT id, company_id FROM invoices
           WHERE status = 'pending'
             AND ((method = 'pix' AND pix_expires_at <= ${now}::timestamptz)
               OR (method = 'bank_slip' AND boleto_due_date < ${today}::date))
           ORDER BY id
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED`.pipe(
+          LIMIT ${limit}`.pipe(
           Effect.map((rows) =>
             rows.map((row) => ({
               id: int(row.id) as Invoice.InvoiceId,
@@ -390,6 +393,17 @@ export const layer = Layer.effect(
           ),
           storage
         ),
+
+      lockPendingForExpiry: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql`
+              SELECT id FROM invoices WHERE id IN ${sql.in(ids)} AND status = 'pending'
+              ORDER BY id
+              FOR UPDATE SKIP LOCKED`.pipe(
+              Effect.map((rows) => rows.map((row) => int(row.id) as Invoice.InvoiceId)),
+              storage
+            ),
 
       findById: (id) => findById(id).pipe(storage),
 
