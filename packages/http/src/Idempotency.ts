@@ -90,9 +90,9 @@ export const make = Effect.gen(function* () {
   const transactions = yield* Transactions
 
   /**
-   * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload` says whether the route reads a body: a
-   * body it reads but cannot decode is answered 400 by the route, which is never stored, and a body it ignores is no
-   * part of what a repeat must match.
+   * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload`
+   * says whether the route reads a body: a body it reads but cannot decode is answered 400 by the route, which is
+   * never stored, and a body it ignores is no part of what a repeat must match.
    */
   return <E, R>(
     owner: Effect.Effect<Owner>,
