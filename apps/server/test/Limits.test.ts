@@ -140,4 +140,16 @@ describe.each(testDatabases)("request limits on $name", (database) => {
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000))
     expect((await company(key)).status).toBe(200)
   })
+
+  it("limits requests whose key is refused by where they come from, apart from any key's allowance", async () => {
+    const key = await freshKey()
+    const unknown = "sk_test_00000000000000000000000000000000"
+    const replies = await Promise.all(
+      Array.from({ length: 90 }, () => app.request("GET", "/api/v2/company", { key: unknown }))
+    )
+    const statuses = new Set(replies.map((reply) => reply.status))
+    expect([...statuses].sort()).toEqual([401, 429])
+    // A key the service knows has its own allowance, whatever refused keys came from the same address.
+    expect((await app.request("GET", "/api/v2/company", { key })).status).toBe(200)
+  })
 })

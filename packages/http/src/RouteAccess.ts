@@ -109,9 +109,11 @@ export const middleware = HttpRouter.middleware(
           case "secretKey": {
             const token = Credentials.bearerToken(request.headers.authorization) ?? ""
             const authenticated = yield* Effect.result(authentication.authenticate(token))
-            // A request no key vouches for is limited by where it comes from.
             if (Result.isFailure(authenticated)) {
-              return byAddress(address, nowMs) ?? ErrorResponses.of(toResponse(authenticated.failure))
+              const refusal = ErrorResponses.of(toResponse(authenticated.failure))
+              // A request no key vouches for is limited by where it comes from; one the database could not judge
+              // (503) was not refused, and spends nothing.
+              return authenticated.failure._tag === "Unauthenticated" ? (byAddress(address, nowMs) ?? refusal) : refusal
             }
             const caller = authenticated.success
             const overLimit = limited(
