@@ -6,32 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   cardRequest,
-  nextYear,
   pixRequest,
-  type Reply,
   type RequestOptions,
   startApp,
-  type TestApp
+  statusCounts,
+  type TestApp,
+  testCard
 } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-const statusCounts = (replies: ReadonlyArray<Reply>) => {
-  const counts: Record<string, number> = {}
-  for (const reply of replies) {
-    const label = reply.status < 300 ? String(reply.status) : `${reply.status} ${reply.body?.code}`
-    counts[label] = (counts[label] ?? 0) + 1
-  }
-  return counts
-}
-
-const card = {
-  number: "4111 1111 1111 1111",
-  first_name: "Maria",
-  last_name: "Souza",
-  month: "12",
-  year: nextYear,
-  security_code: "123"
-}
 
 describe.each(testDatabases)("concurrent moves of one invoice on $name", (database) => {
   let app: TestApp
@@ -52,7 +34,7 @@ describe.each(testDatabases)("concurrent moves of one invoice on $name", (databa
       app.request("POST", `/api/v2/sandbox/invoices/${action}`, { key: secretKey, body: { id }, ...options })
     const payAsPayer = (invoice: { secureId: string; invoice: { token_checkout: string } }) =>
       app.request("POST", `/api/v2/public/invoices/${invoice.secureId}/pay?token=${invoice.invoice.token_checkout}`, {
-        body: { card }
+        body: { card: testCard }
       })
     const get = async (id: string) => {
       const reply = await app.request("GET", `/api/v2/invoices?id=${id}`, { key: secretKey })

@@ -2,7 +2,7 @@
 // a fully refunded invoice refuses further refunds, and refunds on different invoices of one company never take
 // the method's balance below zero. Every count is checked through the API and in the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { boletoPayer, cardRequest, pixRequest, type Reply, startApp, type TestApp } from "./support/TestApp.js"
+import { boletoPayer, cardRequest, pixRequest, startApp, statusCounts, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 type Method = "pix" | "bank_slip" | "credit_card"
@@ -17,15 +17,6 @@ const invoiceRequest = (method: Method, amount: number) =>
     : method === "bank_slip"
       ? pixRequest({ method, total_price_cents: amount, payer: boletoPayer })
       : pixRequest({ total_price_cents: amount })
-
-const statusCounts = (replies: ReadonlyArray<Reply>) => {
-  const counts: Record<string, number> = {}
-  for (const reply of replies) {
-    const label = reply.status < 300 ? String(reply.status) : `${reply.status} ${reply.body?.code}`
-    counts[label] = (counts[label] ?? 0) + 1
-  }
-  return counts
-}
 
 describe.each(testDatabases)("concurrent refunds on $name", (database) => {
   let app: TestApp

@@ -4,7 +4,7 @@
 // by the matched route, and the contract's JSON on what Node answers by itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exchange, type RawReply, send } from "./support/RawHttp.js"
-import { cardRequest, nextYear, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { cardRequest, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 describe.each(testDatabases)("the request edge on $name", (database) => {
@@ -139,14 +139,7 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
       const publicToken = (await app.request("POST", "/api/v2/exchange-token", { key })).body.public_token
       const tokenize = () =>
         app.request("POST", "/api/v2/public/cards", {
-          body: {
-            number: "4111 1111 1111 1111",
-            first_name: "Maria",
-            last_name: "Souza",
-            month: "12",
-            year: nextYear,
-            security_code: "123"
-          },
+          body: testCard,
           headers: { authorization: `Bearer ${publicToken}`, "idempotency-key": "tokenize-once" }
         })
       const card = await tokenize()

@@ -242,21 +242,28 @@ export const pixRequest = (overrides: Record<string, unknown> = {}) => ({
 
 export const nextYear = String(new Date().getUTCFullYear() + 1)
 
+/** An approved test card, as a request or a tokenization carries it. */
+export const testCard = {
+  number: "4111 1111 1111 1111",
+  first_name: "Maria",
+  last_name: "Souza",
+  month: "12",
+  year: nextYear,
+  security_code: "123"
+}
+
 export const cardRequest = (card: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) =>
-  pixRequest({
-    method: "credit_card",
-    total_price_cents: 10_000,
-    card: {
-      number: "4111 1111 1111 1111",
-      first_name: "Maria",
-      last_name: "Souza",
-      month: "12",
-      year: nextYear,
-      security_code: "123",
-      ...card
-    },
-    ...overrides
-  })
+  pixRequest({ method: "credit_card", total_price_cents: 10_000, card: { ...testCard, ...card }, ...overrides })
+
+/** How many replies had each status (with the error's code): what a concurrency test holds its outcome to. */
+export const statusCounts = (replies: ReadonlyArray<Reply>) => {
+  const counts: Record<string, number> = {}
+  for (const reply of replies) {
+    const label = reply.status < 300 ? String(reply.status) : `${reply.status} ${reply.body?.code}`
+    counts[label] = (counts[label] ?? 0) + 1
+  }
+  return counts
+}
 
 /** A payer with the address a boleto needs. */
 export const boletoPayer = {
