@@ -11,7 +11,7 @@ import * as RequestIssues from "./RequestIssues.js"
 const keyPattern = /^[\x20-\x7E]{1,255}$/
 
 /** Statuses whose response a repeat gets back; 400, 409, 429 and 5xx let the repeat run anew (SPEC 9). */
-export const isStored = (status: number) =>
+const isStored = (status: number) =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![400, 409, 429].includes(status))
 
 const canonical = (value: unknown): unknown => {

@@ -40,7 +40,7 @@ const invalidUtf8 = (bytes: Uint8Array): Body => {
   return refused([], "the request body is not valid UTF-8")
 }
 
-export const parse = (bytes: Uint8Array): Body => {
+const parse = (bytes: Uint8Array): Body => {
   if (bytes.byteLength === 0) return empty
   let text: string
   try {

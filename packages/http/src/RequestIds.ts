@@ -5,7 +5,7 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/
 
-export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const given = request.headers["x-request-id"]
   return given !== undefined && saneRequestId.test(given) ? given : crypto.randomUUID()
 }

@@ -1,4 +1,5 @@
-// Who a request acts as, decided once by the edge after routing (SPEC 2, 4.7) and handed on to the handlers.
+// Who a request acts as, decided once by the edge after routing (SPEC 2, 4.7) and handed on to the handlers that act
+// for a company. The payer's side acts for whoever holds an invoice's checkout token, which its use cases check.
 import type { PublicPrincipal, Principal as SecretKeyPrincipal } from "@fatura/application"
 import { Context } from "effect"
 
@@ -7,8 +8,6 @@ export type Principal =
   | { readonly _tag: "SecretKey"; readonly caller: SecretKeyPrincipal }
   /** A company's checkout in one mode, by its public token: what a payer's browser acts for. */
   | { readonly _tag: "PublicToken"; readonly caller: PublicPrincipal }
-  /** Whoever holds an invoice's checkout token; the use case checks it against the invoice it names. */
-  | { readonly _tag: "CheckoutToken"; readonly token: string }
   | { readonly _tag: "Anonymous" }
 
 export const Current = Context.Reference<Principal>("@fatura/http/RequestPrincipal", {

@@ -146,9 +146,11 @@ export const middleware = HttpRouter.middleware(
             const token = (yield* HttpServerRequest.ParsedSearchParams).token
             // Without one token there is no invoice to act on: the route answers 404 whatever the key.
             if (typeof token !== "string") return yield* next
-            return yield* as(
-              { _tag: "CheckoutToken", token },
-              Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null }))
+            // The use case checks the token against the invoice it names; the key is scoped by the token alone.
+            return yield* idempotent(
+              Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null })),
+              policy.takesPayload,
+              next
             )
           }
         }
