@@ -1,8 +1,8 @@
 // The security of the protected endpoints (SPEC 2): a bearer secret key that resolves to the calling company.
 import type { Company, Invoice } from "@fatura/domain"
 import { Context } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { Forbidden, Unauthorized, Unavailable } from "./ApiError.js"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse, UnavailableResponse } from "./ApiError.js"
 
 /** The company and mode behind the request's secret key, for the handlers that run after authentication. */
 export class Caller extends Context.Service<
@@ -29,8 +29,12 @@ export class PublicTokenAuthorization extends HttpApiMiddleware.Service<
   { provides: PublicCaller; requires: never }
 >()("@fatura/api/PublicTokenAuthorization", {
   requiredForClient: false,
-  security: { publicToken: HttpApiSecurity.bearer },
-  error: [Unauthorized, Forbidden, Unavailable]
+  security: {
+    publicToken: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "The company's public token, `pk_test_…` or `pk_live_…`.")
+    )
+  },
+  error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse, UnavailableResponse]
 }) {}
 
 export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
@@ -38,6 +42,10 @@ export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
   { provides: Caller; requires: never }
 >()("@fatura/api/SecretKeyAuthorization", {
   requiredForClient: true,
-  security: { secretKey: HttpApiSecurity.bearer },
-  error: [Unauthorized, Forbidden, Unavailable]
+  security: {
+    secretKey: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`.")
+    )
+  },
+  error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse, UnavailableResponse]
 }) {}

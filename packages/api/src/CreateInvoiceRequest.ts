@@ -19,7 +19,11 @@ const isIpAddress = (value: string) => {
   return URL.canParse(`http://[${value}]/`)
 }
 
-export const CpfCnpj = Schema.String.check(
+export const CpfCnpj = Schema.String.annotate({
+  description:
+    "A CPF, or a CNPJ (numeric or the 2026 alphanumeric form), with valid check digits; `.`, `-` and `/` are ignored.",
+  examples: ["529.982.247-25", "11.444.777/0001-61"]
+}).check(
   Schema.isMaxLength(32),
   Schema.makeFilter((value: string) => {
     const parsed = Document.parse(value)
@@ -27,7 +31,7 @@ export const CpfCnpj = Schema.String.check(
   })
 )
 
-export const Email = Schema.String.check(
+export const Email = Schema.String.annotate({ format: "email" }).check(
   Schema.isMaxLength(254),
   Schema.makeFilter((value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) || "must be a valid email address")
 )
@@ -46,13 +50,13 @@ export const Uf = Schema.String.check(
   Schema.makeFilter((value: string) => ufs.has(value.toUpperCase()) || "must be a Brazilian state (UF)")
 )
 
-export const IpAddress = Schema.String.check(
+export const IpAddress = Schema.String.annotate({ examples: ["203.0.113.7", "2001:db8::1"] }).check(
   Schema.isMaxLength(64),
   Schema.makeFilter((value: string) => isIpAddress(value) || "must be an IPv4 or IPv6 address")
 )
 
 /** An absolute http(s) URL; `""` means no postback, as in the seed's responses. */
-export const PostbackUrl = Schema.String.check(
+export const PostbackUrl = Schema.String.annotate({ examples: ["https://shop.example/postbacks/fatura"] }).check(
   Schema.isMaxLength(2048),
   Schema.makeFilter((value: string) => {
     if (value === "") return undefined
@@ -70,8 +74,8 @@ export const ItemInput = Schema.Struct({
   name: text(1, 255),
   description: Schema.optionalKey(text(0, 1000)),
   quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })),
-  unit_price: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
-})
+  unit_price: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Cents." })
+}).annotate({ identifier: "ItemInput" })
 
 export const PayerInput = Schema.Struct({
   name: text(1, 255),
@@ -84,7 +88,7 @@ export const PayerInput = Schema.Struct({
   address_complement: Schema.optionalKey(text(0, 255)),
   address_city: Schema.optionalKey(text(1, 255)),
   address_state: Schema.optionalKey(Uf)
-})
+}).annotate({ identifier: "PayerInput" })
 
 export const CardNumber = Schema.String.check(
   Schema.isMaxLength(32),
@@ -102,16 +106,16 @@ export const CardInput = Schema.Struct({
   first_name: Schema.optionalKey(text(1, 255)),
   last_name: Schema.optionalKey(text(1, 255)),
   month: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^(0?[1-9]|1[0-2])$/, { expected: "a month from 1 to 12" }))
+    Schema.String.check(Schema.isPattern(/^(0?[1-9]|1[0-2])$/u, { expected: "a month from 1 to 12" }))
   ),
-  year: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}$/, { expected: "a year of 4 digits" }))),
-  security_code: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{3,4}$/, { expected: "3 or 4 digits" }))),
+  year: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}$/u, { expected: "a year of 4 digits" }))),
+  security_code: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{3,4}$/u, { expected: "3 or 4 digits" }))),
   cavv: Schema.optionalKey(text(0, 255)),
   xid: Schema.optionalKey(text(0, 255)),
   eci: Schema.optionalKey(text(0, 2)),
   version: Schema.optionalKey(text(0, 16)),
   referenceid: Schema.optionalKey(text(0, 255))
-})
+}).annotate({ identifier: "CardInput" })
 
 const Metadata = Schema.Record(Schema.String.check(Schema.isMaxLength(255)), text(0, 500)).check(
   Schema.makeFilter((value: Readonly<Record<string, string>>) =>
@@ -121,9 +125,20 @@ const Metadata = Schema.Record(Schema.String.check(Schema.isMaxLength(255)), tex
 
 const bankSlipAddress = ["address_zip", "address_line", "address_number", "address_city", "address_state"] as const
 
+/**
+ * The amount in cents. Its range (R$ 1,00 to R$ 1.000.000,00) is a business rule, answered 422
+ * `amount_out_of_range`; a number that is no integer is a 400.
+ */
+const TotalPriceCents = WholeNumber.check(
+  Schema.makeFilter(() => undefined, {
+    toJsonSchema: () => ({ minimum: 100, maximum: 100_000_000 }),
+    description: "Cents, 100 to 100000000; outside that range the answer is 422 `amount_out_of_range`."
+  })
+)
+
 export const CreateInvoiceRequest = Schema.Struct({
   method: PaymentMethod.PaymentMethod,
-  total_price_cents: WholeNumber,
+  total_price_cents: TotalPriceCents,
   items: Schema.optionalKey(Schema.Array(ItemInput).check(Schema.isMaxLength(100))),
   product_fisical: Schema.optionalKey(BooleanString),
   payer: PayerInput,
@@ -134,7 +149,9 @@ export const CreateInvoiceRequest = Schema.Struct({
   metadata: Schema.optionalKey(Metadata),
   expires_in: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 60, maximum: 2_592_000 }))),
   due_date: Schema.optionalKey(Rfc3339.FullDate)
-}).check(
+})
+  .annotate({ identifier: "CreateInvoiceRequest" })
+  .check(
   Schema.makeFilter((request) => {
     const issues: Array<Schema.FilterIssue> = []
     if (request.card !== undefined && request.method !== "credit_card") {

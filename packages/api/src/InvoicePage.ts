@@ -1,12 +1,16 @@
 // The list of invoices (SPEC 4.3): its query and its page.
 import { InvoiceStatus, InvoiceTransaction, PaymentMethod } from "@fatura/domain"
 import { Schema } from "effect"
+import { IntegerText } from "./IntegerText.js"
 import * as Rfc3339 from "./Rfc3339.js"
 
+/** How many a page holds: 1 to 100, 20 unless given (SPEC 4.3, 10). */
+export const PageLimit = IntegerText({ minimum: 1, maximum: 100 }).annotate({
+  description: "How many to return, 1 to 100; 20 unless given."
+})
+
 export const ListQuery = {
-  limit: Schema.optionalKey(
-    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
-  ),
+  limit: Schema.optionalKey(PageLimit),
   starting_after: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64))),
   status: Schema.optionalKey(InvoiceStatus.InvoiceStatus),
   payment_method: Schema.optionalKey(PaymentMethod.PaymentMethod),
@@ -18,6 +22,8 @@ export const ListQuery = {
 export const InvoicePage = Schema.Struct({
   data: Schema.Array(InvoiceTransaction.InvoiceTransaction),
   has_more: Schema.Boolean,
-  next_cursor: Schema.NullOr(Schema.String)
-})
+  next_cursor: Schema.NullOr(InvoiceTransaction.SecureId).annotate({
+    description: "The secureId of the last invoice of this page, to pass as `starting_after`; null on the last page."
+  })
+}).annotate({ identifier: "InvoicePage" })
 export type InvoicePage = typeof InvoicePage.Type

@@ -1,24 +1,33 @@
-// Endpoints of the Invoices group: Create Invoices (4.1) and Search Transaction (4.2).
+// Endpoints of the Invoices group: Create Invoices (4.1), Search Transaction (4.2), the list (4.3) and Create
+// Refunded (4.4).
 import { InvoiceTransaction } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Forbidden, InvalidRequest, InvalidState, NotFound, Unavailable, Unprocessable } from "./ApiError.js"
+import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse, UnprocessableResponse } from "./ApiError.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
 import { CreateInvoiceRequest } from "./CreateInvoiceRequest.js"
 import { InvoicePage, ListQuery } from "./InvoicePage.js"
 import { RefundRequest } from "./RefundRequest.js"
+import * as RouteErrors from "./RouteErrors.js"
 
 export class InvoicesApi extends HttpApiGroup.make("invoices")
   .add(
     HttpApiEndpoint.post("create", "/invoices", {
       payload: CreateInvoiceRequest,
       success: InvoiceTransaction.InvoiceTransaction.pipe(HttpApiSchema.status(201)),
-      error: [InvalidRequest, Forbidden, Unprocessable, Unavailable]
-    }).annotateMerge(OpenApi.annotations({ summary: "Create Invoices" })),
+      error: [...RouteErrors.anyPost, ForbiddenResponse, UnprocessableResponse]
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Create Invoices",
+        description:
+          "Creates a pix, bank_slip or credit_card invoice. Pix and boleto invoices start `pending`; a card invoice " +
+          "with card data is charged at once and comes back `paid` or `refused` (a refusal is not an error)."
+      })
+    ),
     HttpApiEndpoint.get("list", "/invoices/list", {
       query: ListQuery,
       success: InvoicePage,
-      error: [InvalidRequest, NotFound, Unavailable]
+      error: [...RouteErrors.anyRequest, NotFoundResponse]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "List invoices",
@@ -28,7 +37,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
     HttpApiEndpoint.post("refund", "/invoices/refund", {
       payload: RefundRequest,
       success: InvoiceTransaction.InvoiceTransaction.pipe(HttpApiSchema.status(201)),
-      error: [InvalidRequest, NotFound, InvalidState, Unprocessable, Unavailable]
+      error: [...RouteErrors.anyPost, NotFoundResponse, InvalidStateResponse, UnprocessableResponse]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Create Refunded",
@@ -36,16 +45,26 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
       })
     ),
     HttpApiEndpoint.get("search", "/invoices", {
-      query: { id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64)) },
+      query: {
+        id: Schema.String.annotate({
+          description: "The invoice's secureId, or its numeric id.",
+          examples: ["5f0c8a52-8a3e-4c4e-9d0b-1f2e3a4b5c6d", "42"]
+        }).check(Schema.isMinLength(1), Schema.isMaxLength(64))
+      },
       success: InvoiceTransaction.InvoiceTransaction,
-      error: [InvalidRequest, NotFound, Unavailable]
+      error: [...RouteErrors.anyRequest, NotFoundResponse]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Search Transaction",
-        description: "`id` is the invoice's secureId or its numeric id."
+        description: "The invoice as it is now: its refunds, ledger entries and timeline included."
       })
     )
   )
   .middleware(SecretKeyAuthorization)
   .prefix("/api/v2")
-  .annotateMerge(OpenApi.annotations({ title: "Invoices" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Invoices",
+      description: "A merchant's invoices, with a secret key: create, find, list and refund them."
+    })
+  ) {}

@@ -2,66 +2,94 @@
 import { InvoiceStatus, InvoiceTransaction, PaymentMethod, Timestamp } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { InvalidRequest, InvalidState, NotFound, Unavailable, Unprocessable } from "./ApiError.js"
+import { InvalidStateResponse, UnprocessableResponse } from "./ApiError.js"
 import { PublicTokenAuthorization } from "./Authorization.js"
 import { CardInput, CardNumber } from "./CreateInvoiceRequest.js"
+import * as RouteErrors from "./RouteErrors.js"
 
 /** An invoice as its payer sees it (SPEC 5.5): no document numbers, emails, phones, ledger or fees. */
 export const PublicInvoice = Schema.Struct({
-  secureId: Schema.String,
+  secureId: InvoiceTransaction.SecureId,
   status: InvoiceStatus.InvoiceStatus,
-  amount: Schema.Int,
+  amount: InvoiceTransaction.Amount,
   paymentMethod: PaymentMethod.PaymentMethod,
-  installments: Schema.Int,
+  installments: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
   createdAt: Timestamp.Timestamp,
   paidAt: Schema.NullOr(Timestamp.Timestamp),
   items: Schema.Array(InvoiceTransaction.Item),
-  pix: Schema.Struct({ qrCode: Schema.String, expiresAt: Schema.optionalKey(Timestamp.Timestamp) }),
+  pix: Schema.Struct({
+    qrCode: InvoiceTransaction.Pix.fields.qrCode,
+    expiresAt: Schema.optionalKey(Timestamp.Timestamp)
+  }),
   boleto: Schema.NullOr(InvoiceTransaction.Boleto),
   enterprise: Schema.Struct({ fantasy_name: Schema.String }),
   customer: Schema.Struct({ name: Schema.String }),
   refusedReason: Schema.NullOr(Schema.String)
+}).annotate({
+  identifier: "PublicInvoice",
+  description: "An invoice as its payer sees it: no document numbers, emails, phones, ledger or fees."
 })
 export type PublicInvoice = typeof PublicInvoice.Type
+
+const Month = Schema.String.annotate({ examples: ["12"] }).check(
+  Schema.isPattern(/^(0?[1-9]|1[0-2])$/u, { expected: "a month from 1 to 12" })
+)
+const Year = Schema.String.annotate({ examples: ["2030"] }).check(
+  Schema.isPattern(/^\d{4}$/u, { expected: "a year of 4 digits" })
+)
+const SecurityCode = Schema.String.annotate({ examples: ["123"] }).check(
+  Schema.isPattern(/^\d{3,4}$/u, { expected: "3 or 4 digits" })
+)
 
 export const CardTokenRequest = Schema.Struct({
   number: CardNumber,
   first_name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
   last_name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
-  month: Schema.String.check(Schema.isPattern(/^(0?[1-9]|1[0-2])$/, { expected: "a month from 1 to 12" })),
-  year: Schema.String.check(Schema.isPattern(/^\d{4}$/, { expected: "a year of 4 digits" })),
-  security_code: Schema.String.check(Schema.isPattern(/^\d{3,4}$/, { expected: "3 or 4 digits" }))
-})
+  month: Month,
+  year: Year,
+  security_code: SecurityCode
+}).annotate({ identifier: "CardTokenRequest" })
 
 export const CardToken = Schema.Struct({
-  token: Schema.String,
+  token: Schema.String.annotate({ examples: ["card_8c1f0f8e2b9d4c4f9a7e6d5c4b3a2910"] }),
   brand: Schema.String,
-  first_digits: Schema.String,
-  last_digits: Schema.String,
-  expiration_month: Schema.Int,
+  first_digits: Schema.String.check(Schema.isPattern(/^\d{6}$/u)),
+  last_digits: Schema.String.check(Schema.isPattern(/^\d{4}$/u)),
+  expiration_month: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
   expiration_year: Schema.Int
+}).annotate({ identifier: "CardToken" })
+
+export const PayRequest = Schema.Struct({ card: CardInput }).annotate({ identifier: "PayRequest" })
+
+const SecureIdParameter = Schema.String.annotate({
+  description: "The invoice's secureId.",
+  format: "uuid",
+  examples: ["5f0c8a52-8a3e-4c4e-9d0b-1f2e3a4b5c6d"]
 })
 
-export const PayRequest = Schema.Struct({ card: CardInput })
+const CheckoutToken = Schema.String.annotate({
+  description: "The invoice's `invoice.token_checkout`. Without it, or with a wrong one, the answer is 404."
+})
 
 export class PublicApi extends HttpApiGroup.make("public")
   .add(
     HttpApiEndpoint.get("invoice", "/public/invoices/:secureId", {
-      params: { secureId: Schema.String },
-      query: { token: Schema.optionalKey(Schema.String) },
+      params: { secureId: SecureIdParameter },
+      query: { token: CheckoutToken },
       success: PublicInvoice,
-      error: [NotFound, Unavailable]
+      error: [...RouteErrors.anyRequest, ...RouteErrors.checkoutToken]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Public invoice",
         description:
-          "What the payer needs to pay, for whoever holds the invoice's checkout token; a wrong or missing token answers 404. `refusedReason` and `pix.expiresAt` are additive."
+          "What the payer needs to pay, for whoever holds the invoice's checkout token. `refusedReason` and " +
+          "`pix.expiresAt` are additive."
       })
     ),
     HttpApiEndpoint.post("tokenizeCard", "/public/cards", {
       payload: CardTokenRequest,
       success: CardToken.pipe(HttpApiSchema.status(201)),
-      error: [InvalidRequest, Unavailable]
+      error: RouteErrors.anyPost
     })
       .middleware(PublicTokenAuthorization)
       .annotateMerge(
@@ -72,11 +100,11 @@ export class PublicApi extends HttpApiGroup.make("public")
         })
       ),
     HttpApiEndpoint.post("pay", "/public/invoices/:secureId/pay", {
-      params: { secureId: Schema.String },
-      query: { token: Schema.optionalKey(Schema.String) },
+      params: { secureId: SecureIdParameter },
+      query: { token: CheckoutToken },
       payload: PayRequest,
       success: PublicInvoice,
-      error: [InvalidRequest, NotFound, InvalidState, Unprocessable, Unavailable]
+      error: [...RouteErrors.anyPost, ...RouteErrors.checkoutToken, InvalidStateResponse, UnprocessableResponse]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Pay a pending card invoice",
@@ -85,16 +113,21 @@ export class PublicApi extends HttpApiGroup.make("public")
       })
     ),
     HttpApiEndpoint.get("boletoPdf", "/public/invoices/:secureId/boleto.pdf", {
-      params: { secureId: Schema.String },
-      query: { token: Schema.optionalKey(Schema.String) },
+      params: { secureId: SecureIdParameter },
+      query: { token: CheckoutToken },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
-      error: [NotFound, Unavailable]
+      error: [...RouteErrors.anyRequest, ...RouteErrors.checkoutToken]
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Boleto PDF",
-        description: "The bank slip of a bank_slip invoice; a wrong or missing token answers 404."
+        description: "The bank slip of a bank_slip invoice, with its barcode and digitable line; 404 for other methods."
       })
     )
   )
   .prefix("/api/v2")
-  .annotateMerge(OpenApi.annotations({ title: "Invoices public" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Invoices public",
+      description: "The payer's side: an invoice's checkout token, or the company's public token for card tokens."
+    })
+  ) {}

@@ -2,25 +2,33 @@
 import { InvoiceTransaction } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Forbidden, InvalidRequest, InvalidState, NotFound, Unavailable } from "./ApiError.js"
+import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse } from "./ApiError.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
 import { InvoiceReference } from "./InvoiceReference.js"
+import * as RouteErrors from "./RouteErrors.js"
 
-export const InvoiceReferenceRequest = Schema.Struct({ id: InvoiceReference })
+export const InvoiceReferenceRequest = Schema.Struct({ id: InvoiceReference }).annotate({
+  identifier: "InvoiceReferenceRequest"
+})
 
-const helper = <const Name extends string>(name: Name, description: string) =>
+const helper = <const Name extends string>(name: Name, summary: string, description: string) =>
   HttpApiEndpoint.post(name, `/sandbox/invoices/${name}`, {
     payload: InvoiceReferenceRequest,
     success: InvoiceTransaction.InvoiceTransaction,
-    error: [InvalidRequest, Forbidden, NotFound, InvalidState, Unavailable]
-  }).annotateMerge(OpenApi.annotations({ summary: `Sandbox: ${name}`, description }))
+    error: [...RouteErrors.anyPost, ForbiddenResponse, NotFoundResponse, InvalidStateResponse]
+  }).annotateMerge(OpenApi.annotations({ summary, description }))
 
 export class SandboxApi extends HttpApiGroup.make("sandbox")
   .add(
-    helper("pay", "A pending pix or bank_slip invoice becomes paid, as if the payer paid it now."),
-    helper("expire", "A pending invoice becomes expired now."),
-    helper("chargeback", "A paid or partially refunded card invoice becomes chargedback.")
+    helper("pay", "Sandbox: pay", "A pending pix or bank_slip invoice becomes paid, as if the payer paid it now."),
+    helper("expire", "Sandbox: expire", "A pending invoice becomes expired now."),
+    helper("chargeback", "Sandbox: chargeback", "A paid or partially refunded card invoice becomes chargedback.")
   )
   .middleware(SecretKeyAuthorization)
   .prefix("/api/v2")
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Sandbox",
+      description: "Moves that only the outside world makes in live mode, for test keys only (a live key gets 403)."
+    })
+  ) {}

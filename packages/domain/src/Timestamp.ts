@@ -2,9 +2,13 @@
 // Kept as strings so microseconds survive the trip through JavaScript, the database and the wire.
 import { Schema } from "effect"
 
-const pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+// The `u` flag lets the pattern be written into JSON Schema (and so into the OpenAPI document) as it is.
+const pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/u
 
-export const Timestamp = Schema.String.pipe(
+export const Timestamp = Schema.String.annotate({
+  format: "date-time",
+  examples: ["2026-11-22T01:47:15.123456Z"]
+}).pipe(
   Schema.check(Schema.isPattern(pattern, { expected: "an ISO 8601 UTC timestamp with six fractional digits" })),
   Schema.brand("Timestamp")
 )

@@ -31,11 +31,11 @@ export const layer = HttpApiBuilder.group(
             },
             created_at: exchange.activatedAt,
             updated_at: exchange.updatedAt,
-            is_active_3ds: true,
+            is_active_3ds: true as const,
             message: "3-D Secure is active: card payments must now carry a 3-D Secure result.",
             public_token: exchange.publicToken,
-            status_request: "success",
-            property1: ""
+            status_request: "success" as const,
+            property1: "" as const
           }
         }).pipe(Effect.mapError(toResponse))
       )
