@@ -126,8 +126,7 @@ const body = <const Code extends Schema.Top, const Extra extends Schema.Struct.F
   description: string,
   code: Code,
   extra?: Extra
-) =>
-  Schema.Struct({ code, message: Message, ...(extra as Extra) }).annotate({ identifier, description })
+) => Schema.Struct({ code, message: Message, ...(extra as Extra) }).annotate({ identifier, description })
 
 /** The response's description in the document: its body's. */
 const describedAs =
@@ -188,7 +187,9 @@ export const UnauthorizedResponse = Unauthorized.pipe(
       encode: (error) => ({ body: codeAndMessage(error), headers: { "www-authenticate": "Bearer" as const } })
     }
   )
-).annotate({ description: "A missing, malformed, unknown or revoked key, or a key of the wrong kind for the endpoint." })
+).annotate({
+  description: "A missing, malformed, unknown or revoked key, or a key of the wrong kind for the endpoint."
+})
 
 export const ForbiddenResponse = plain(
   Forbidden,
@@ -267,11 +268,7 @@ export const UnsupportedMediaTypeResponse = plain(
 export const UnprocessableResponse = plain(
   Unprocessable,
   422,
-  body(
-    "Unprocessable",
-    "A well-formed request that breaks a business rule; `code` names the rule.",
-    UnprocessableCode
-  ),
+  body("Unprocessable", "A well-formed request that breaks a business rule; `code` names the rule.", UnprocessableCode),
   codeAndMessage
 )
 
@@ -304,11 +301,7 @@ export const HeadersTooLargeResponse = plain(
 export const InternalErrorResponse = plain(
   InternalError,
   500,
-  body(
-    "InternalError",
-    "A bug, logged with the request id that the message names.",
-    Schema.Literal("internal_error")
-  ),
+  body("InternalError", "A bug, logged with the request id that the message names.", Schema.Literal("internal_error")),
   codeAndMessage
 )
 

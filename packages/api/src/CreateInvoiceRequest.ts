@@ -152,25 +152,25 @@ export const CreateInvoiceRequest = Schema.Struct({
 })
   .annotate({ identifier: "CreateInvoiceRequest" })
   .check(
-  Schema.makeFilter((request) => {
-    const issues: Array<Schema.FilterIssue> = []
-    if (request.card !== undefined && request.method !== "credit_card") {
-      issues.push({ path: ["card"], issue: "is only allowed when method is credit_card" })
-    }
-    if (request.expires_in !== undefined && request.method !== "pix") {
-      issues.push({ path: ["expires_in"], issue: "is only allowed when method is pix" })
-    }
-    if (request.due_date !== undefined && request.method !== "bank_slip") {
-      issues.push({ path: ["due_date"], issue: "is only allowed when method is bank_slip" })
-    }
-    if (request.method === "bank_slip") {
-      for (const field of bankSlipAddress) {
-        if (request.payer[field] === undefined) {
-          issues.push({ path: ["payer", field], issue: "is required when method is bank_slip" })
+    Schema.makeFilter((request) => {
+      const issues: Array<Schema.FilterIssue> = []
+      if (request.card !== undefined && request.method !== "credit_card") {
+        issues.push({ path: ["card"], issue: "is only allowed when method is credit_card" })
+      }
+      if (request.expires_in !== undefined && request.method !== "pix") {
+        issues.push({ path: ["expires_in"], issue: "is only allowed when method is pix" })
+      }
+      if (request.due_date !== undefined && request.method !== "bank_slip") {
+        issues.push({ path: ["due_date"], issue: "is only allowed when method is bank_slip" })
+      }
+      if (request.method === "bank_slip") {
+        for (const field of bankSlipAddress) {
+          if (request.payer[field] === undefined) {
+            issues.push({ path: ["payer", field], issue: "is required when method is bank_slip" })
+          }
         }
       }
-    }
-    return issues
-  })
-)
+      return issues
+    })
+  )
 export type CreateInvoiceRequest = typeof CreateInvoiceRequest.Type

@@ -1,6 +1,7 @@
 // The whole HTTP contract of Fatura, shared by the server and every typed client.
 import { HttpApi, OpenApi } from "effect/http-api"
 import { CompanyApi } from "./CompanyApi.js"
+import * as ContractDocument from "./ContractDocument.js"
 import { InvoicesApi } from "./InvoicesApi.js"
 import { PublicApi } from "./PublicApi.js"
 import { SandboxApi } from "./SandboxApi.js"
@@ -21,6 +22,11 @@ export class FaturaApi extends HttpApi.make("fatura")
     OpenApi.annotations({
       title: "Fatura",
       version: "2",
-      description: "Payment invoices for Brazilian merchants: pix, boleto and credit card."
+      // No open-source licence: the packages are UNLICENSED; SPDX names such a licence with a LicenseRef.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      description:
+        "Payment invoices for Brazilian merchants: pix, boleto and credit card. Money is integer cents; every error " +
+        "is `{ code, message, issues? }`; every response carries `X-Request-Id`.",
+      transform: ContractDocument.complete
     })
   ) {}

@@ -4,9 +4,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundResponse } from "./ApiError.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
-import { PostbackEvent, PostbackEventId, PostbackEventType } from "./Postback.js"
 import { IntegerText } from "./IntegerText.js"
 import { PageLimit } from "./InvoicePage.js"
+import { PostbackEvent, PostbackEventId, PostbackEventType } from "./Postback.js"
 import * as RouteErrors from "./RouteErrors.js"
 
 export const EventPage = Schema.Struct({

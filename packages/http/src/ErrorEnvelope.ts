@@ -1,6 +1,7 @@
 // The contract's JSON (SPEC 3) for what failed on its way to a response instead of answering: an unknown route
 // (404), a query or path that failed its schema (400 with `issues`), and bugs (500, logged with the request id,
 // nothing leaked). A 401 also says which scheme would be accepted (SPEC 2).
+import { InternalError } from "@fatura/api"
 import { Cause, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
@@ -26,12 +27,7 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
     }
   }
   return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
-    Effect.as(
-      ErrorResponses.json(500, {
-        code: "internal_error",
-        message: `an internal error occurred (request ${requestId})`
-      })
-    )
+    Effect.as(ErrorResponses.of(new InternalError({ message: `an internal error occurred (request ${requestId})` })))
   )
 }
 

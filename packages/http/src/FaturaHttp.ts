@@ -3,7 +3,8 @@
 import { FaturaApi } from "@fatura/api"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
+import * as ApiDocs from "./ApiDocs.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as CompanyHttp from "./CompanyHttp.js"
 import * as Edge from "./Edge.js"
@@ -19,7 +20,7 @@ import * as WebhooksHttp from "./WebhooksHttp.js"
 
 export const routes = Layer.mergeAll(
   Layer.mergeAll(
-    HttpApiBuilder.layer(FaturaApi, { openapiPath: "/openapi.json" }).pipe(
+    HttpApiBuilder.layer(FaturaApi).pipe(
       Layer.provide([
         InvoicesHttp.layer,
         CompanyHttp.layer,
@@ -30,7 +31,7 @@ export const routes = Layer.mergeAll(
       ]),
       Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
     ),
-    HttpApiScalar.layer(FaturaApi, { path: "/docs" }),
+    ApiDocs.layer,
     CheckoutHttp.layer
   ).pipe(Layer.provide(RouteAccess.middleware.layer)),
   Edge.layer

@@ -1,6 +1,7 @@
 // SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the request's own
 // changes, in one transaction, and repeats get it back instead of running again. It runs after authentication, on
 // what the edge decided the request is: its principal, the route the router matched, and the body parsed once.
+import { IdempotencyConflict, Unavailable } from "@fatura/api"
 import { Clock, type IdempotencyScope, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
 import { type Cause, Effect, Equal, Hash } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -71,10 +72,11 @@ class RequestFailed {
   }
 }
 
-const conflict = (code: string, message: string) => ErrorResponses.json(409, { code, message })
+const conflict = (code: IdempotencyConflict["code"], message: string) =>
+  ErrorResponses.of(new IdempotencyConflict({ code, message }))
 
 const unavailable = () =>
-  ErrorResponses.json(503, { code: "unavailable", message: "the service is temporarily unavailable" })
+  ErrorResponses.of(new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable" }))
 
 const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""

@@ -3,7 +3,7 @@
 // sizes and well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the
 // endpoint's payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
 // authentication; a route that takes no payload never looks at it.
-import type { InvalidRequest } from "@fatura/api"
+import { type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
 import { Context, Effect, Schema } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -83,15 +83,12 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
 }
 
-const unsupportedMediaType = (message: string) => ErrorResponses.json(415, { code: "unsupported_media_type", message })
+const unsupportedMediaType = (message: string) => ErrorResponses.of(new UnsupportedMediaType({ message }))
 
 // The rest of an oversized body is not worth reading: the connection closes after the answer.
 const payloadTooLarge = () =>
   HttpServerResponse.setHeader(
-    ErrorResponses.json(413, {
-      code: "payload_too_large",
-      message: `the request body is over ${RequestLimits.maxBodyBytes} bytes`
-    }),
+    ErrorResponses.of(new PayloadTooLarge({ message: `the request body is over ${RequestLimits.maxBodyBytes} bytes` })),
     "connection",
     "close"
   )

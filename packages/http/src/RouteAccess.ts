@@ -3,10 +3,10 @@
 // request acts as from what the route declares — a secret key, a public token, an invoice's checkout token, or
 // nobody — holds it to its rate limit, and runs a POST with an `Idempotency-Key` once for that principal on that
 // route.
-import { FaturaApi, PublicTokenAuthorization, SecretKeyAuthorization } from "@fatura/api"
+import { FaturaApi, NotFound, PublicTokenAuthorization, RateLimited, SecretKeyAuthorization } from "@fatura/api"
 import { Authentication, Secrets } from "@fatura/application"
 import { Clock, Effect, Option, Result } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
@@ -34,9 +34,11 @@ interface RoutePolicy {
   readonly access: Access
   /** Whether the route reads a body, which a repeat with the same `Idempotency-Key` must then match. */
   readonly takesPayload: boolean
+  /** Whether the route answers with a page for people, which says itself that an invoice was not found. */
+  readonly page: boolean
 }
 
-const open: RoutePolicy = { access: "open", takesPayload: false }
+const open: RoutePolicy = { access: "open", takesPayload: false, page: false }
 
 /** Each route's policy, by `METHOD path` as the router knows it, read off the contract's security declarations. */
 const policies = (): ReadonlyMap<string, RoutePolicy> => {
@@ -52,10 +54,14 @@ const policies = (): ReadonlyMap<string, RoutePolicy> => {
           : group.identifier === "public"
             ? "checkoutToken"
             : "open"
-      byRoute.set(`${endpoint.method} ${endpoint.path}`, { access, takesPayload: endpoint.payload.size > 0 })
+      byRoute.set(`${endpoint.method} ${endpoint.path}`, {
+        access,
+        takesPayload: endpoint.payload.size > 0,
+        page: false
+      })
     }
   })
-  byRoute.set(`GET ${CheckoutHttp.path}`, { access: "checkoutToken", takesPayload: false })
+  byRoute.set(`GET ${CheckoutHttp.path}`, { access: "checkoutToken", takesPayload: false, page: true })
   return byRoute
 }
 
@@ -66,11 +72,7 @@ const clientAddress = (request: HttpServerRequest.HttpServerRequest) => {
 }
 
 const tooMany = (message: string, retryAfterSeconds: number) =>
-  HttpServerResponse.setHeader(
-    ErrorResponses.json(429, { code: "rate_limited", message }),
-    "retry-after",
-    String(retryAfterSeconds)
-  )
+  ErrorResponses.of(new RateLimited({ message, retryAfter: retryAfterSeconds }))
 
 export const middleware = HttpRouter.middleware(
   Effect.gen(function* () {
@@ -144,8 +146,11 @@ export const middleware = HttpRouter.middleware(
             const overLimit = byAddress(address, nowMs)
             if (overLimit !== undefined) return overLimit
             const token = (yield* HttpServerRequest.ParsedSearchParams).token
-            // Without one token there is no invoice to act on: the route answers 404 whatever the key.
-            if (typeof token !== "string") return yield* next
+            // Without one token there is no invoice to act on: 404 whatever the key, as for a wrong token (the
+            // contract's routes require it, so their own schema would call it a 400).
+            if (typeof token !== "string") {
+              return policy.page ? yield* next : ErrorResponses.of(new NotFound({ message: "no invoice with that id" }))
+            }
             // The use case checks the token against the invoice it names; the key is scoped by the token alone.
             return yield* idempotent(
               Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null })),

@@ -1,3 +1,4 @@
+export * as ApiDocs from "./ApiDocs.js"
 export * as FailureResponses from "./FailureResponses.js"
 export * as FaturaHttp from "./FaturaHttp.js"
 export * as NodeServer from "./NodeServer.js"

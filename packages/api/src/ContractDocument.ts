@@ -1,0 +1,161 @@
+// What the OpenAPI document says beyond what the endpoints' schemas state: the headers that the edge reads and writes
+// on every route (SPEC 1, 9), and the pages served beside the JSON API — the hosted checkout page (SPEC 11.3), the
+// interactive documentation and this document itself (SPEC 11.1) — so that every route a client can call is in it.
+import type { OpenApi } from "effect/http-api"
+
+type Json = Record<string, unknown>
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
+
+const requestIdSchema = { type: "string", pattern: "^[A-Za-z0-9._-]{1,128}$" }
+
+const headers: Json = {
+  RequestId: {
+    description: "The request's id, also in the service's logs: the caller's `X-Request-Id` when it sent a sane one.",
+    required: true,
+    schema: requestIdSchema
+  },
+  IdempotentReplayed: {
+    description: "`true` on the stored response of an earlier request with the same `Idempotency-Key`.",
+    required: false,
+    schema: { type: "string", enum: ["true"] }
+  }
+}
+
+const parameters: Json = {
+  RequestId: {
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description: "An id for the request, echoed on the response and in the logs; up to 128 of `A-Za-z0-9._-`.",
+    schema: requestIdSchema
+  },
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Runs the request once: a repeat with the same key and body gets the first response back (with " +
+      "`Idempotent-Replayed: true`), a repeat with another body 409 `idempotency_conflict`, a repeat while the " +
+      "first is still running 409 `idempotency_in_progress`. Scoped to the caller and the endpoint; kept 24 h.",
+    schema: { type: "string", pattern: "^[\\x20-\\x7E]{1,255}$", examples: ["order-1042-attempt-1"] }
+  }
+}
+
+const json = (schema: Json) => ({ "application/json": { schema } })
+const html = { "text/html; charset=utf-8": { schema: { type: "string" } } }
+
+/** The answers of the edge in front of every route, as the API's own operations document them. */
+const anyRequest = {
+  "400": {
+    description: "A malformed request, target or query.",
+    content: json(schemaRef("InvalidRequest"))
+  },
+  "408": { description: "The request did not arrive in time.", content: json(schemaRef("RequestTimeout")) },
+  "431": { description: "The request's headers are too large.", content: json(schemaRef("HeadersTooLarge")) },
+  "500": { description: "A bug, logged with the request id.", content: json(schemaRef("InternalError")) }
+}
+
+const pages: Record<string, Json> = {
+  "/checkout/{secureId}": {
+    get: {
+      tags: ["Pages"],
+      operationId: "checkoutPage",
+      summary: "Hosted checkout page",
+      description:
+        "The page a merchant sends its payer to (pt-BR): the invoice and how to pay it, for whoever holds its " +
+        "checkout token.",
+      security: [],
+      parameters: [
+        {
+          name: "secureId",
+          in: "path",
+          required: true,
+          description: "The invoice's secureId.",
+          schema: { type: "string", format: "uuid" }
+        },
+        {
+          name: "token",
+          in: "query",
+          required: true,
+          description: "The invoice's `invoice.token_checkout`. Without it, or with a wrong one, the page is 404.",
+          schema: { type: "string" }
+        }
+      ],
+      responses: {
+        "200": { description: "The page.", content: html },
+        ...anyRequest,
+        "404": { description: "No such invoice for that token: a page that says so.", content: html },
+        "429": {
+          description: "Too many requests from this address.",
+          headers: { "retry-after": { required: true, schema: { type: "integer", minimum: 1 } } },
+          content: json(schemaRef("RateLimited"))
+        },
+        "503": { description: "The database cannot be reached: a page that says so.", content: html }
+      }
+    }
+  },
+  "/docs": {
+    get: {
+      tags: ["Pages"],
+      operationId: "docs",
+      summary: "Interactive documentation",
+      description: "This document, rendered for people; it loads nothing from elsewhere.",
+      security: [],
+      parameters: [],
+      responses: { "200": { description: "The page.", content: html }, ...anyRequest }
+    }
+  },
+  "/openapi.json": {
+    get: {
+      tags: ["Pages"],
+      operationId: "openApiDocument",
+      summary: "OpenAPI document",
+      description: "This document.",
+      security: [],
+      parameters: [],
+      responses: {
+        "200": { description: "The OpenAPI 3.1 document.", content: json({ type: "object" }) },
+        ...anyRequest
+      }
+    }
+  }
+}
+
+const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const
+
+/** Declares the edge's headers on every operation, and adds the pages. */
+export const complete = (generated: Record<string, any>): Record<string, any> => {
+  const spec = generated as OpenApi.OpenAPISpec
+  const paths: Record<string, Json> = { ...(spec.paths as Record<string, Json>), ...pages }
+  for (const item of Object.values(paths)) {
+    for (const method of methods) {
+      const operation = item[method] as
+        | { parameters: Array<unknown>; responses: Record<string, { headers?: Json }> }
+        | undefined
+      if (operation === undefined) continue
+      // Every POST runs through idempotency (SPEC 9), and its stored response may come back as a replay.
+      const idempotent = method === "post"
+      operation.parameters = [
+        ...operation.parameters,
+        parameterRef("RequestId"),
+        ...(idempotent ? [parameterRef("IdempotencyKey")] : [])
+      ]
+      for (const response of Object.values(operation.responses)) {
+        response.headers = {
+          ...response.headers,
+          "x-request-id": headerRef("RequestId"),
+          ...(idempotent ? { "idempotent-replayed": headerRef("IdempotentReplayed") } : {})
+        }
+      }
+    }
+  }
+  return {
+    ...spec,
+    paths: paths as OpenApi.OpenAPISpecPaths,
+    components: { ...spec.components, headers, parameters } as OpenApi.OpenAPIComponents,
+    tags: [...spec.tags, { name: "Pages", description: "Pages for people, and this document: not JSON API resources." }]
+  }
+}
