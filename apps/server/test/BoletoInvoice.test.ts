@@ -1,6 +1,7 @@
 // SPEC 4.1 (bank_slip), 4.7 (boleto.pdf), 5.1 (`boleto`), 6.2: FEBRABAN bank slips and their PDF.
 import { Boleto } from "@fatura/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { boletoRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -110,18 +111,18 @@ describe.each(testDatabases)("bank slip invoices on $name", (database) => {
     const created = await app.request("POST", "/api/v2/invoices", { key, body: boletoRequest() })
     const path = new URL(created.body.boleto.url).pathname
     const token = created.body.invoice.token_checkout
-    const pdf = await fetch(`${app.baseUrl}${path}?token=${token}`)
+    const pdf = await checkedFetch(`${app.baseUrl}${path}?token=${token}`)
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get("content-type")).toBe("application/pdf")
     const bytes = new Uint8Array(await pdf.arrayBuffer())
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-")
 
     for (const wrong of [`${token}x`, "", token.slice(1)]) {
-      expect((await fetch(`${app.baseUrl}${path}?token=${wrong}`)).status).toBe(404)
+      expect((await checkedFetch(`${app.baseUrl}${path}?token=${wrong}`)).status).toBe(404)
     }
-    expect((await fetch(`${app.baseUrl}${path}`)).status).toBe(404)
+    expect((await checkedFetch(`${app.baseUrl}${path}`)).status).toBe(404)
     const unknown = path.replace(created.body.secureId, crypto.randomUUID())
-    expect((await fetch(`${app.baseUrl}${unknown}?token=${token}`)).status).toBe(404)
+    expect((await checkedFetch(`${app.baseUrl}${unknown}?token=${token}`)).status).toBe(404)
   })
 
   it("has no PDF for a pix invoice", async () => {
@@ -129,7 +130,7 @@ describe.each(testDatabases)("bank slip invoices on $name", (database) => {
       key,
       body: { ...boletoRequest(), method: "pix" }
     })
-    const pdf = await fetch(
+    const pdf = await checkedFetch(
       `${app.baseUrl}/api/v2/public/invoices/${pix.body.secureId}/boleto.pdf?token=${pix.body.invoice.token_checkout}`
     )
     expect(pdf.status).toBe(404)

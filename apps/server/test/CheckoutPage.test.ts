@@ -1,6 +1,7 @@
 // SPEC 11.3: the hosted checkout page as served — what it shows for each method and outcome, behind the checkout
 // token, with nothing personal or secret in its source. Its behaviour in a browser is the browser suite's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { boletoRequest, cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -52,7 +53,7 @@ describe.each(testDatabases)("the hosted checkout page on $name", (database) => 
     return reply.body
   }
   const page = (created: Created, token: string = created.invoice.token_checkout) =>
-    fetch(`${app.baseUrl}/checkout/${created.secureId}?token=${encodeURIComponent(token)}`)
+    checkedFetch(`${app.baseUrl}/checkout/${created.secureId}?token=${encodeURIComponent(token)}`)
 
   const expectClean = (html: string) => {
     for (const text of forbidden(key, webhookSecret)) expect(html).not.toContain(text)
@@ -104,7 +105,7 @@ describe.each(testDatabases)("the hosted checkout page on $name", (database) => 
     const other = await create(pixRequest())
     const replies = await Promise.all([
       page(created, "wrong"),
-      fetch(`${app.baseUrl}/checkout/${created.secureId}`),
+      checkedFetch(`${app.baseUrl}/checkout/${created.secureId}`),
       page(created, other.invoice.token_checkout),
       page({ ...created, secureId: crypto.randomUUID() }),
       page({ ...created, secureId: "not-a-uuid" })
@@ -128,7 +129,7 @@ describe.each(testDatabases)("the hosted checkout page on $name", (database) => 
     expect(html).toContain(`${due.slice(8, 10)}/${due.slice(5, 7)}/${due.slice(0, 4)}`)
     const href = /<a id="boleto-pdf" class="button" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&")
     expect(href).toBe(`/api/v2/public/invoices/${created.secureId}/boleto.pdf?token=${created.invoice.token_checkout}`)
-    const pdf = await fetch(`${app.baseUrl}${href}`)
+    const pdf = await checkedFetch(`${app.baseUrl}${href}`)
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get("content-type")).toBe("application/pdf")
     expect(html).not.toContain('id="pix-qr"')

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { freePort, main, startServer } from "./support/ServerProcess.js"
 
 const run = promisify(execFile)
@@ -47,9 +48,9 @@ describe("fatura serve on a fresh embedded database", () => {
     const key = /sk_test_[0-9A-Za-z]{32}/.exec(output())?.[0]
     expect(key, output()).toBeDefined()
     expect(output()).toMatch(/test webhook secret {2}whsec_[0-9A-Za-z]{32}\n/)
-    const company = await fetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
+    const company = await checkedFetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
     expect(company.status).toBe(200)
-    const created = await fetch(`${baseUrl}/api/v2/invoices`, {
+    const created = await checkedFetch(`${baseUrl}/api/v2/invoices`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({
@@ -60,7 +61,7 @@ describe("fatura serve on a fresh embedded database", () => {
     })
     expect(created.status).toBe(201)
     const invoice = (await created.json()) as { secureId: string }
-    const found = await fetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
+    const found = await checkedFetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
       headers: { authorization: `Bearer ${key}` }
     })
     expect(found.status).toBe(200)

@@ -2,6 +2,7 @@
 // arrive too slowly (408), and the per-key rate limit (429 with Retry-After, then success after waiting).
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -23,7 +24,7 @@ describe.each(testDatabases)("request limits on $name", (database) => {
   const freshKey = async () => (await app.registerCompany()).secretKey
 
   const post = (key: string, body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-    fetch(`${app.baseUrl}/api/v2/invoices`, {
+    checkedFetch(`${app.baseUrl}/api/v2/invoices`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
       body,

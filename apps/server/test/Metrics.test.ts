@@ -2,6 +2,7 @@
 // one series), invoices created by method and status, postback attempts by outcome, database connections.
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -31,7 +32,7 @@ describe.each(testDatabases)("metrics on $name", (database) => {
   })
 
   const scrape = async () => {
-    const response = await fetch(`${app.baseUrl}/metrics`)
+    const response = await checkedFetch(`${app.baseUrl}/metrics`)
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8")
     return response.text()

@@ -1,4 +1,5 @@
 // SPEC 1 and 11.1: request ids, unknown routes, health, readiness, the OpenAPI document and the docs page.
+import { ApiDocs } from "@fatura/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
@@ -58,11 +59,22 @@ describe.each(testDatabases)("operations on $name", (database) => {
     expect(document.paths["/api/v2/company"].get.responses).toHaveProperty("401")
   })
 
+  it("serves the document the packages make, naming this server by its public base URL", async () => {
+    const reply = await app.request("GET", "/openapi.json")
+    expect(reply.body).toEqual(ApiDocs.document("http://fatura.test"))
+    expect(reply.body.servers).toEqual([{ url: "http://fatura.test", description: "This server" }])
+  })
+
   it("serves the interactive documentation without third-party requests", async () => {
     const reply = await app.request("GET", "/docs")
     expect(reply.status).toBe(200)
     expect(reply.headers.get("content-type")).toContain("text/html")
     expect(String(reply.body)).not.toMatch(/<script[^>]+src="https?:\/\//)
+    // Nothing but this server may be reached from the page, and its web fonts are not asked for.
+    const policy = reply.headers.get("content-security-policy") ?? ""
+    expect(policy).toContain("default-src 'none'")
+    expect(policy.match(/https?:\/\/[^\s;]+/g) ?? []).toEqual(["http://fatura.test"])
+    expect(String(reply.body)).toContain('"withDefaultFonts":false')
   })
 
   it("answers 415 to a POST whose body is not declared as JSON", async () => {

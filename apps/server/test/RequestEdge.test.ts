@@ -3,6 +3,7 @@
 // by the authenticated principal and its mode (on the payer's side too), text checked where it is decoded, metrics
 // by the matched route, and the contract's JSON on what Node answers by itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { exchange, type RawReply, send } from "./support/RawHttp.js"
 import { cardRequest, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
@@ -229,7 +230,7 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
       const bytes = Buffer.from(json, "utf8")
       // "Jo\xE3o": São Paulo's "ã" in Latin-1, which is no UTF-8.
       bytes[bytes.indexOf("@")] = 0xe3
-      const invalid = await fetch(`${app.baseUrl}/api/v2/invoices`, {
+      const invalid = await checkedFetch(`${app.baseUrl}/api/v2/invoices`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: bytes
@@ -261,7 +262,7 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
   })
 
   it("labels metrics by the matched route only, so no client can grow them (item 11)", async () => {
-    const scrape = async () => (await fetch(`${app.baseUrl}/metrics`)).text()
+    const scrape = async () => (await checkedFetch(`${app.baseUrl}/metrics`)).text()
     // Every series these requests could touch, and the scrape's own, exists before the measure.
     await app.request("GET", `/health;${crypto.randomUUID()}`)
     await scrape()

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { checkedFetch } from "./support/Contract.js"
 import { freePort, startServer } from "./support/ServerProcess.js"
 import { pixRequest } from "./support/TestApp.js"
 
@@ -47,7 +48,7 @@ describe("a stop by SIGTERM under load", () => {
     const create = async (n: number) => {
       const sentAt = Date.now()
       try {
-        const response = await fetch(`${baseUrl}/api/v2/invoices`, {
+        const response = await checkedFetch(`${baseUrl}/api/v2/invoices`, {
           method: "POST",
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           body: JSON.stringify(pixRequest({ total_price_cents: 1_000 + n }))
@@ -84,7 +85,7 @@ describe("a stop by SIGTERM under load", () => {
     server = second.child
     const acknowledged = outcomes.flatMap((outcome) => (outcome.invoice === undefined ? [] : [outcome.invoice]))
     for (const invoice of acknowledged) {
-      const found = await fetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
+      const found = await checkedFetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
         headers: { authorization: `Bearer ${key}` }
       })
       expect(found.status).toBe(200)

@@ -4,6 +4,7 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { nextCnpj } from "../../test/support/Cnpj.js"
+import { checkedFetch } from "../../test/support/Contract.js"
 import { freePort, main, startServer } from "../../test/support/ServerProcess.js"
 
 const run = promisify(execFile)
@@ -125,7 +126,7 @@ export const serve = async (
       body = JSON.stringify(options.body)
       headers["content-type"] ??= "application/json"
     }
-    const response = await fetch(`${baseUrl}${path}`, {
+    const response = await checkedFetch(`${baseUrl}${path}`, {
       method,
       headers,
       ...(body === undefined ? {} : { body }),

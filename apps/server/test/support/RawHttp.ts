@@ -1,7 +1,9 @@
 // An HTTP/1.1 client on a bare socket, for requests that well-behaved clients refuse to send: header values with
 // NUL or control bytes, repeated headers, any method, any target, any body. Each request has its own connection
-// from a loopback source address of the caller's choice (the payer's side is rate-limited per address).
+// from a loopback source address of the caller's choice (the payer's side is rate-limited per address). Every answer
+// is held to the OpenAPI document (`Contract`) before the caller sees it: broken input gets documented answers too.
 import { connect } from "node:net"
+import * as Contract from "./Contract.js"
 
 export interface RawRequest {
   readonly method: string
@@ -30,6 +32,28 @@ const decodeChunked = (payload: Buffer): Buffer => {
     at = lineEnd + 2 + size + 2
   }
   return Buffer.concat(parts)
+}
+
+/**
+ * Holds the answer to the document as the answer to the request `bytes` start with: a request line that names no
+ * method and target is a request that no route answers.
+ */
+const checkAgainstContract = (
+  bytes: Uint8Array,
+  status: number,
+  headers: ReadonlyMap<string, string>,
+  body: Uint8Array
+) => {
+  const requestLine = /^([A-Za-z]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(
+    Buffer.from(bytes.subarray(0, 8192)).toString("latin1")
+  )
+  Contract.check({
+    method: requestLine?.[1] ?? "GET",
+    target: requestLine?.[2] ?? "*",
+    status,
+    headers,
+    body
+  })
 }
 
 /** Sends `bytes` as they are on a connection of their own and reads the one answer, until the server closes it. */
@@ -72,15 +96,22 @@ export const exchange = (
         const colon = line.indexOf(":")
         headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
       }
-      const payload = response.subarray(headEnd + 4)
-      const text = (headers.get("transfer-encoding") === "chunked" ? decodeChunked(payload) : payload).toString("utf8")
+      const rawPayload = response.subarray(headEnd + 4)
+      const payload = headers.get("transfer-encoding") === "chunked" ? decodeChunked(rawPayload) : rawPayload
+      const text = payload.toString("utf8")
       let parsed: unknown
       try {
         parsed = JSON.parse(text)
       } catch {
         parsed = undefined
       }
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, text, body: parsed })
+      const status = Number(statusLine.split(" ")[1])
+      try {
+        checkAgainstContract(bytes, status, headers, payload)
+      } catch (error) {
+        return reject(error)
+      }
+      resolve({ status, headers, text, body: parsed })
     })
   })
 

@@ -18,6 +18,7 @@ import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
 import { nextCnpj } from "./Cnpj.js"
+import * as Contract from "./Contract.js"
 import type { TestDatabase } from "./TestDatabases.js"
 
 export interface Reply {
@@ -115,7 +116,9 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
       body = options.rawBody ?? JSON.stringify(options.body)
     }
     const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
-    const text = await response.text()
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    Contract.check({ method, target: path, status: response.status, headers: new Map(response.headers), body: bytes })
+    const text = new TextDecoder().decode(bytes)
     let parsed: unknown = text
     try {
       parsed = JSON.parse(text)
