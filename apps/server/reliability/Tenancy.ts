@@ -171,8 +171,11 @@ const credentialOf = (operation: Operation, b: Tenant) =>
       ? b.publicToken
       : undefined
 
-/** A response as far as a caller could compare two: the request id and the date always differ. */
-const observable = (status: number, text: string) => ({ status, text })
+/**
+ * A response as far as a caller could compare two: the request id and the date always differ, and so does the nonce
+ * of a page's content security policy.
+ */
+const observable = (status: number, text: string) => ({ status, text: text.replace(/nonce="[^"]*"/g, 'nonce=""') })
 
 export const tenancyScenario = () =>
   describe("company B's credentials on company A's objects, on every route of the OpenAPI document", () => {
@@ -236,7 +239,8 @@ export const tenancyScenario = () =>
             // A card token is not looked up like an object: unknown, used, expired and foreign tokens are one 400.
             const expected = slot.kind === "card-token" ? 400 : 404
             expect(foreign.status, `${where}: ${foreign.text}`).toBe(expected)
-            if (expected === 404) expect(foreign.body?.code, where).toBe("not_found")
+            // A page for people (the checkout page) says so in its own words; the JSON routes with the code.
+            if (expected === 404 && foreign.body !== undefined) expect(foreign.body?.code, where).toBe("not_found")
             expect(observable(foreign.status, foreign.text), where).toEqual(observable(unknown.status, unknown.text))
           }
         }

@@ -281,7 +281,7 @@ export const RateLimitedResponse = RateLimited.pipe(
         Schema.Literal("rate_limited")
       ).pipe(HttpApiSchema.status(429)),
       headers: {
-        "retry-after": IntegerText({ minimum: 1 }).annotate({ description: "Seconds to wait before trying again." })
+        "retry-after": IntegerText({ minimum: 1, description: "Seconds to wait before trying again." })
       }
     },
     {

@@ -129,7 +129,8 @@ const methods = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 /** Declares the edge's headers on every operation, and adds the pages. */
 export const complete = (generated: Record<string, any>): Record<string, any> => {
   const spec = generated as OpenApi.OpenAPISpec
-  const paths: Record<string, Json> = { ...(spec.paths as Record<string, Json>), ...pages }
+  // The pages are copied: what follows adds to each operation, and every document gets its own.
+  const paths: Record<string, Json> = { ...(spec.paths as Record<string, Json>), ...structuredClone(pages) }
   for (const item of Object.values(paths)) {
     for (const method of methods) {
       const operation = item[method] as

@@ -12,16 +12,22 @@ const Text = Schema.declare((input: unknown): input is string => typeof input ==
 
 const digits = /^(?:0|[1-9]\d{0,15})$/
 
-export const IntegerText = (range: { readonly minimum: number; readonly maximum?: number }) => {
-  const maximum = range.maximum ?? Number.MAX_SAFE_INTEGER
+export const IntegerText = (options: {
+  readonly minimum: number
+  readonly maximum?: number
+  /** Said in the document, where a parameter's description goes with the text the client sends. */
+  readonly description?: string
+}) => {
+  const maximum = options.maximum ?? Number.MAX_SAFE_INTEGER
+  const description = options.description === undefined ? {} : { description: options.description }
   return Text.check(
     Schema.makeFilter((text: string) => digits.test(text) || "must be an integer", {
       expected: "an integer",
-      toJsonSchema: () => ({ type: "integer", minimum: range.minimum, maximum })
+      toJsonSchema: () => ({ type: "integer", minimum: options.minimum, maximum, ...description })
     })
   ).pipe(
     Schema.decodeTo(
-      Schema.Int.check(Schema.isBetween({ minimum: range.minimum, maximum })),
+      Schema.Int.check(Schema.isBetween({ minimum: options.minimum, maximum })),
       SchemaTransformation.numberFromString
     )
   )

@@ -5,7 +5,9 @@ import { IntegerText } from "./IntegerText.js"
 import * as Rfc3339 from "./Rfc3339.js"
 
 /** How many a page holds: 1 to 100, 20 unless given (SPEC 4.3, 10). */
-export const PageLimit = IntegerText({ minimum: 1, maximum: 100 }).annotate({
+export const PageLimit = IntegerText({
+  minimum: 1,
+  maximum: 100,
   description: "How many to return, 1 to 100; 20 unless given."
 })
 

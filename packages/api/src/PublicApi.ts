@@ -56,7 +56,7 @@ export const CardToken = Schema.Struct({
   first_digits: Schema.String.check(Schema.isPattern(/^\d{6}$/u)),
   last_digits: Schema.String.check(Schema.isPattern(/^\d{4}$/u)),
   expiration_month: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
-  expiration_year: Schema.Int
+  expiration_year: Schema.Int.check(Schema.isBetween({ minimum: 2000, maximum: 9999 }))
 }).annotate({ identifier: "CardToken" })
 
 export const PayRequest = Schema.Struct({ card: CardInput }).annotate({ identifier: "PayRequest" })

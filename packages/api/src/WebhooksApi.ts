@@ -58,7 +58,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       })
     ),
     HttpApiEndpoint.post("retry", "/webhooks/deliveries/:id/retry", {
-      params: { id: IntegerText({ minimum: 1 }).annotate({ description: "The delivery's id." }) },
+      params: { id: IntegerText({ minimum: 1, description: "The delivery's id." }) },
       success: HttpApiSchema.Empty(202),
       error: [...RouteErrors.anyPost, NotFoundResponse]
     }).annotateMerge(

@@ -4,7 +4,8 @@
 // the JSON reader cannot hold it as a number at all.
 import { Schema } from "effect"
 
-export const WholeNumber = Schema.Number.check(
+// Finite, so that the document states a plain JSON number: JSON has no Infinity or NaN to send.
+export const WholeNumber = Schema.Finite.check(
   Schema.makeFilter((value: number) => Number.isInteger(value), {
     expected: "an integer",
     toJsonSchema: () => ({ type: "integer" })

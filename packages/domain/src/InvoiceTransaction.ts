@@ -174,7 +174,7 @@ export const Card = Schema.Struct({
   last_digits: digits(4),
   holder_name: Schema.String,
   expiration_month: Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
-  expiration_year: Int,
+  expiration_year: Int.check(Schema.isBetween({ minimum: 2000, maximum: 9999 })),
   three_d_secure: Schema.NullOr(
     Schema.Struct({ eci: NullableString, version: NullableString, authenticated: Schema.Boolean })
   )
@@ -213,7 +213,7 @@ export const TimelineEntry = Schema.Struct({
 
 export const Pix = Schema.Struct({
   qrCode: PixQrCode,
-  txid: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,25}$/u))),
+  txid: Schema.optionalKey(Schema.String),
   expiresAt: Schema.optionalKey(Timestamp)
 }).annotate({ identifier: "Pix" })
 
