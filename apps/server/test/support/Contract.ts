@@ -61,7 +61,7 @@ interface Route {
 const routes: ReadonlyArray<Route> = Object.entries(document.paths as Record<string, Json>).map(
   ([template, operations]) => ({
     name: template,
-    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.")}$`),
+    pattern: new RegExp(`^${template.replaceAll(".", "\\.").replace(/\{[^}]+\}/g, "[A-Za-z0-9._~-]+")}$`),
     operations
   })
 )
@@ -88,8 +88,15 @@ const unrouted: Json = (() => {
   }
 })()
 
+/**
+ * The one spelling of a path that names a route (as the edge has it): segments of RFC 3986 unreserved characters, none
+ * of them `.` or `..`. Any other spelling — percent-encoding, doubled or trailing slashes — is no route.
+ */
+const canonicalPath = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+$|^\/$/
+
 const operationOf = (method: string, path: string): Json => {
   const lower = method.toLowerCase()
+  if (!canonicalPath.test(path)) return unrouted
   for (const route of routes) {
     if (route.pattern.test(path) && methods.includes(lower) && route.operations[lower] !== undefined) {
       return route.operations[lower]
@@ -129,9 +136,8 @@ const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}…
 
 /** Throws, saying what differs, unless the answer is one the document tells. */
 export const check = (answer: Answer): void => {
-  // An absolute-form target (RFC 9112 §3.2.2) names the same route as its path.
-  const target = /^https?:\/\//i.test(answer.target) ? new URL(answer.target) : undefined
-  const path = target === undefined ? answer.target.split("?")[0]! : target.pathname
+  // An absolute-form target (RFC 9112 §3.2.2) names the same route as its path, taken as written.
+  const path = answer.target.replace(/^https?:\/\/[^/?#]*/i, "").split("?")[0]!
   const operation = operationOf(answer.method, path)
   const documented = operation.responses[String(answer.status)] ?? operation.responses.default
   if (documented === undefined) {
