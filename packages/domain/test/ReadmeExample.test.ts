@@ -16,6 +16,11 @@ describe("the README's example", () => {
       "payer: cpf 529.982.247-25",
       "amount R$ 123,45: fee R$ 2,46, the seller keeps R$ 120,99"
     ])
+    // What the README shows it prints.
+    expect(lines[3]).toBe(
+      "pix: 00020101021226360014br.gov.bcb.pix0114+55119888877775204000053039865406123.455802BR" +
+        "5916Padaria Sao Joao6009Sao Paulo62150511INVOICE0001630428B5"
+    )
     const brCode = lines[3]?.replace(/^pix: /, "") ?? ""
     // pix-utils, an independent BR Code reader, checks the CRC before anything else.
     const pix = parsePix(brCode)
