@@ -2,25 +2,24 @@
 // payer's side (4.7), against the in-memory ports.
 import { describe, expect, it } from "@effect/vitest"
 import { Boleto, PixBrCode } from "@fatura/domain"
-import { Effect, type Layer } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Authentication } from "../src/Authentication.js"
 import { CardTokens } from "../src/CardTokens.js"
 import { Companies } from "../src/Companies.js"
 import { Invoices, type ListQuery } from "../src/Invoices.js"
 import { Postbacks } from "../src/Postbacks.js"
-import type { Principal } from "../src/Principal.js"
-import * as TestApplication from "../src/testing/TestApplication.js"
 import * as TestBoletoIssuer from "../src/testing/TestBoletoIssuer.js"
 import {
   approvedCard,
   boletoRequest,
   cardRequest,
+  eventTypes,
   ledger,
   liveMode,
   pixRequest,
+  provided,
   registerMerchant,
-  startClock,
   timestamp
 } from "./support/Merchant.js"
 
@@ -33,16 +32,6 @@ const listAll: ListQuery = {
   createdLte: null,
   externalRef: null
 }
-
-/** The types of the invoice's events, in the order they were recorded. */
-const eventTypes = (principal: Principal, invoice: string) =>
-  Effect.gen(function* () {
-    const page = yield* (yield* Postbacks).events(principal, { limit: 100, startingAfter: null, type: null, invoice })
-    return page.events.map((event) => event.type).reverse()
-  })
-
-const provided = <A, E>(test: Effect.Effect<A, E, Layer.Success<typeof TestApplication.layer>>) =>
-  Effect.provide(startClock.pipe(Effect.andThen(test)), TestApplication.layer)
 
 describe("Invoices.create", () => {
   it.effect(

@@ -1,18 +1,24 @@
 // What the use-case tests share: a clock set to a working day, a registered company acting through its key, and
 // create requests of each method as the HTTP edge hands them to the use case.
 import type { Invoice, Timestamp } from "@fatura/domain"
-import { Effect } from "effect"
+import { Effect, type Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { ApiKeys } from "../../src/ApiKeys.js"
 import { Authentication } from "../../src/Authentication.js"
 import { Companies, type Registration } from "../../src/Companies.js"
 import type { CardInput, CreateInvoiceInput } from "../../src/Invoices.js"
+import { Postbacks } from "../../src/Postbacks.js"
 import type { Principal } from "../../src/Principal.js"
+import * as TestApplication from "../../src/testing/TestApplication.js"
 
 /** 2026-03-10 12:00 in São Paulo: a Tuesday, far from a month's end. */
 export const start = Date.parse("2026-03-10T15:00:00.000Z")
 
 export const startClock = TestClock.setTime(start)
+
+/** Runs a test over a new in-memory application, from `start`. */
+export const provided = <A, E>(test: Effect.Effect<A, E, Layer.Success<typeof TestApplication.layer>>) =>
+  Effect.provide(startClock.pipe(Effect.andThen(test)), TestApplication.layer)
 
 export const timestamp = (iso: string) => iso.replace("Z", "000Z") as Timestamp.Timestamp
 
@@ -98,3 +104,10 @@ export const cardRequest = (
 /** The ledger of an invoice as [type, direction, amount]. */
 export const ledger = (invoice: Invoice.Invoice) =>
   invoice.movements.map((entry) => [entry.type, entry.direction, entry.amount] as const)
+
+/** The types of the invoice's events, in the order they were recorded. */
+export const eventTypes = (principal: Principal, invoice: string) =>
+  Effect.gen(function* () {
+    const page = yield* (yield* Postbacks).events(principal, { limit: 100, startingAfter: null, type: null, invoice })
+    return page.events.map((event) => event.type).reverse()
+  })
