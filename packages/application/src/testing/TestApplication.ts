@@ -37,7 +37,16 @@ export const useCases = Layer.mergeAll(
 )
 
 /**
- * Every use case over a new in-memory database and the stand-in providers. To test against another provider (a
- * postback receiver that fails, your own acquirer), provide `useCases` with the layers of your choice instead.
+ * Every use case over a new in-memory database and `providerLayer`: the stand-ins, or some of them replaced by your
+ * own (a later layer in `Layer.mergeAll` wins), such as a postback receiver that fails or an acquirer of yours.
  */
-export const layer = useCases.pipe(Layer.provideMerge(providers), Layer.provideMerge(InMemoryPorts.layer))
+export const withProviders = <E, R>(
+  providerLayer: Layer.Layer<Layer.Success<typeof providers>, E, R>
+): Layer.Layer<
+  Layer.Success<typeof useCases> | Layer.Success<typeof providers> | Layer.Success<typeof InMemoryPorts.layer>,
+  E,
+  R
+> => useCases.pipe(Layer.provideMerge(providerLayer), Layer.provideMerge(InMemoryPorts.layer))
+
+/** Every use case over a new in-memory database and the stand-in providers. */
+export const layer = withProviders(providers)
