@@ -1,12 +1,14 @@
 // Expiry (SPEC 6.1, 6.2): a pending pix expires `expires_in` after its creation, a pending boleto when its due date
 // ends in São Paulo; the sweep finds them as the clock moves, and the worker's loop sweeps on its own.
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber } from "effect"
+import { Deferred, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { Expirations } from "../src/Expirations.js"
 import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
+import { InvoiceRepository } from "../src/InvoiceRepository.js"
 import { Invoices } from "../src/Invoices.js"
 import type { Principal } from "../src/Principal.js"
+import { Transactions } from "../src/Transactions.js"
 import {
   boletoRequest,
   cardRequest,
@@ -89,6 +91,36 @@ describe("Expirations.sweep", () => {
         )
         yield* TestClock.adjust("1 minute")
         expect(yield* (yield* Expirations).sweep).toBe(101)
+      })
+    )
+  )
+})
+
+describe("Expirations.sweep and others' locks", () => {
+  it.effect("a sweep skips an invoice another transaction holds, rather than wait for it, and expires it later", () =>
+    provided(
+      Effect.gen(function* () {
+        const { principal } = yield* registerMerchant()
+        const { invoice } = yield* (yield* Invoices).create(principal, pixRequest({ expiresIn: 60 }))
+        yield* TestClock.adjust("1 minute")
+        const repository = yield* InvoiceRepository
+        const held = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* Effect.forkChild(
+          (yield* Transactions).withTransaction(
+            Effect.gen(function* () {
+              yield* repository.lock(principal.companyId, principal.mode, { _tag: "Id", id: invoice.id })
+              yield* Deferred.succeed(held, undefined)
+              yield* Deferred.await(release)
+            })
+          )
+        )
+        yield* Deferred.await(held)
+        const expirations = yield* Expirations
+        expect(yield* expirations.sweep).toBe(0)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        expect(yield* expirations.sweep).toBe(1)
       })
     )
   )

@@ -2,11 +2,15 @@
 // an invoice with a postback URL queues a delivery per event, sent signed with the mode's secrets and tried again
 // on the schedule when the receiver fails.
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Timestamp } from "@fatura/domain"
+import { Deferred, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import * as Clock from "../src/Clock.js"
 import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
 import { Invoices } from "../src/Invoices.js"
+import { PostbackRepository } from "../src/PostbackRepository.js"
 import { Postbacks } from "../src/Postbacks.js"
+import { Transactions } from "../src/Transactions.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
 import * as TestPostbackSender from "../src/testing/TestPostbackSender.js"
 import {
@@ -159,6 +163,41 @@ describe("Postbacks.deliverDue", () => {
           )
         )
       )
+    )
+  )
+
+  it.effect("a delivery is one worker's at a time: skipped while claimed, held by its lease, then taken over", () =>
+    provided(
+      Effect.gen(function* () {
+        const { principal } = yield* registerMerchant()
+        yield* (yield* Invoices).create(principal, pixRequest({ postbackUrl }))
+        const repository = yield* PostbackRepository
+        const claim = (worker: string) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.now
+            return yield* repository.claimDue({ now, leaseUntil: Timestamp.plusSeconds(now, 60), worker, limit: 10 })
+          })
+        const claimed = yield* Deferred.make<void>()
+        const commit = yield* Deferred.make<void>()
+        const first = yield* Effect.forkChild(
+          (yield* Transactions).withTransaction(
+            Effect.gen(function* () {
+              const taken = yield* claim("worker-1")
+              yield* Deferred.succeed(claimed, undefined)
+              yield* Deferred.await(commit)
+              return taken
+            })
+          )
+        )
+        yield* Deferred.await(claimed)
+        expect(yield* claim("worker-2")).toEqual([])
+        yield* Deferred.succeed(commit, undefined)
+        expect((yield* Fiber.join(first)).map((delivery) => delivery.attempt)).toEqual([1])
+        expect(yield* claim("worker-2")).toEqual([])
+        // worker-1 never reports back: once its lease has lapsed, the delivery is another's.
+        yield* TestClock.adjust("61 seconds")
+        expect((yield* claim("worker-2")).map((delivery) => delivery.attempt)).toEqual([2])
+      })
     )
   )
 

@@ -351,11 +351,14 @@ export const layer = Layer.effect(
       lockPendingForExpiry: (ids) =>
         database.statement(
           Effect.gen(function* () {
-            const pending = yield* database.read((tables) =>
-              [...new Set(ids)].filter((id) => tables.invoices.get(id)?.status === "pending").sort((a, b) => a - b)
+            const isPending = (tables: Tables, id: Invoice.InvoiceId) => tables.invoices.get(id)?.status === "pending"
+            const candidates = yield* database.read((tables) =>
+              [...new Set(ids)].filter((id) => isPending(tables, id)).sort((a, b) => a - b)
             )
-            // SKIP LOCKED: an invoice another transaction holds is left to it.
-            return yield* Effect.filter(pending, (id) => database.tryLock(invoiceLock(id)))
+            // SKIP LOCKED: an invoice another transaction holds is left to it. One taken is read again under the
+            // lock, as Postgres does: a move may have committed since.
+            const locked = yield* Effect.filter(candidates, (id) => database.tryLock(invoiceLock(id)))
+            return yield* database.read((tables) => locked.filter((id) => isPending(tables, id)))
           })
         ),
 

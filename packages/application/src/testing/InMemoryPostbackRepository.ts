@@ -51,15 +51,14 @@ export const layer = Layer.effect(
       claimDue: ({ now, leaseUntil, worker, limit }) =>
         database.statement(
           Effect.gen(function* () {
+            const isDue = (delivery: DeliveryRow) =>
+              delivery.status === "pending" &&
+              delivery.nextAttemptAt !== null &&
+              delivery.nextAttemptAt <= now &&
+              (delivery.leaseUntil === null || delivery.leaseUntil < now)
             const due = yield* database.read((tables) =>
               [...tables.deliveries.values()]
-                .filter(
-                  (delivery) =>
-                    delivery.status === "pending" &&
-                    delivery.nextAttemptAt !== null &&
-                    delivery.nextAttemptAt <= now &&
-                    (delivery.leaseUntil === null || delivery.leaseUntil < now)
-                )
+                .filter(isDue)
                 .sort((a, b) =>
                   a.nextAttemptAt! < b.nextAttemptAt! ? -1 : a.nextAttemptAt! > b.nextAttemptAt! ? 1 : a.id - b.id
                 )
@@ -68,8 +67,10 @@ export const layer = Layer.effect(
             const claimed: Array<ClaimedDelivery> = []
             for (const id of due) {
               if (claimed.length === limit) break
-              // SKIP LOCKED: a delivery another transaction is claiming or settling is left to it.
+              // SKIP LOCKED: a delivery another transaction is claiming or settling is left to it; one taken is read
+              // again under the lock, since another worker may have claimed it in the meantime.
               if (!(yield* database.tryLock(deliveryLock(id)))) continue
+              if (!(yield* database.read((tables) => isDue(tables.deliveries.get(id)!)))) continue
               const { delivery, event, secrets } = yield* database.read((tables) => {
                 const delivery = tables.deliveries.get(id)!
                 const event = tables.events.get(delivery.eventId)!
