@@ -170,14 +170,16 @@ export const InvalidRequestResponse = plain(
   (error) => ({ code: error.code, message: error.message, issues: error.issues })
 )
 
+const unauthorizedBody = body(
+  "Unauthorized",
+  "A missing, malformed, unknown or revoked key, or a key of the wrong kind for the endpoint.",
+  Schema.Literal("unauthorized")
+)
+
 export const UnauthorizedResponse = Unauthorized.pipe(
   HttpApiSchema.encodeToWithHeaders(
     {
-      body: body(
-        "Unauthorized",
-        "A missing, malformed, unknown or revoked key, or a key of the wrong kind for the endpoint.",
-        Schema.Literal("unauthorized")
-      ).pipe(HttpApiSchema.status(401)),
+      body: unauthorizedBody.pipe(HttpApiSchema.status(401)),
       headers: {
         "www-authenticate": Schema.Literal("Bearer").annotate({ description: "The scheme that is accepted." })
       }
@@ -186,10 +188,9 @@ export const UnauthorizedResponse = Unauthorized.pipe(
       decode: ({ body }) => new Unauthorized(body),
       encode: (error) => ({ body: codeAndMessage(error), headers: { "www-authenticate": "Bearer" as const } })
     }
-  )
-).annotate({
-  description: "A missing, malformed, unknown or revoked key, or a key of the wrong kind for the endpoint."
-})
+  ),
+  describedAs(unauthorizedBody)
+)
 
 export const ForbiddenResponse = plain(
   Forbidden,
@@ -272,14 +273,16 @@ export const UnprocessableResponse = plain(
   codeAndMessage
 )
 
+const rateLimitedBody = body(
+  "RateLimited",
+  "Too many requests from this key, or from this address on the payer's side.",
+  Schema.Literal("rate_limited")
+)
+
 export const RateLimitedResponse = RateLimited.pipe(
   HttpApiSchema.encodeToWithHeaders(
     {
-      body: body(
-        "RateLimited",
-        "Too many requests from this key, or from this address on the payer's side.",
-        Schema.Literal("rate_limited")
-      ).pipe(HttpApiSchema.status(429)),
+      body: rateLimitedBody.pipe(HttpApiSchema.status(429)),
       headers: {
         "retry-after": IntegerText({ minimum: 1, description: "Seconds to wait before trying again." })
       }
@@ -288,8 +291,9 @@ export const RateLimitedResponse = RateLimited.pipe(
       decode: ({ body, headers }) => new RateLimited({ ...body, retryAfter: headers["retry-after"] }),
       encode: (error) => ({ body: codeAndMessage(error), headers: { "retry-after": error.retryAfter } })
     }
-  )
-).annotate({ description: "Too many requests from this key, or from this address on the payer's side." })
+  ),
+  describedAs(rateLimitedBody)
+)
 
 export const HeadersTooLargeResponse = plain(
   HeadersTooLarge,
