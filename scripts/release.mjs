@@ -37,11 +37,12 @@ if (refusal !== undefined) {
 const run = (command, args, env = process.env) => {
   const { status, error } = spawnSync(command, args, { cwd: root, stdio: "inherit", env })
   if (error !== undefined) throw error
-  if (status !== 0) process.exit(status ?? 1)
+  return status ?? 1
 }
 
 const bin = join(root, "node_modules", ".bin")
-run(join(bin, "turbo"), ["run", "build", "--output-logs=errors-only"])
+const built = run(join(bin, "turbo"), ["run", "build", "--output-logs=errors-only"])
+if (built !== 0) process.exit(built)
 
 // The registry goes to `pnpm info` and `pnpm publish` (and the `npm` they run) on their command line, where it
 // outranks every .npmrc: changesets runs `pnpm` from PATH, and finds there first a launcher that adds it.
@@ -56,7 +57,7 @@ try {
   chmodSync(pnpm, 0o755)
   console.log(`publishing to ${registry}`)
   const changeset = join(root, "node_modules", "@changesets", "cli", "bin.js")
-  run(process.execPath, [changeset, "publish", ...process.argv.slice(2)], {
+  process.exitCode = run(process.execPath, [changeset, "publish", ...process.argv.slice(2)], {
     ...process.env,
     // What every library's `prepublishOnly` asks for (scripts/release-guard.mjs).
     FATURA_RELEASE: "1",

@@ -61,7 +61,7 @@ export const startFaturaServer = async (env: NodeJS.ProcessEnv = {}): Promise<Fa
     await stopped(child)
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 120_000
   while (!output.includes("Listening on")) {
     if (Date.now() > deadline || child.exitCode !== null) {
       await stop()
