@@ -29,7 +29,7 @@ describe("FaturaClient", () => {
 
   beforeAll(async () => {
     server = await startFaturaServer()
-  }, 60_000)
+  })
   afterAll(() => server.stop())
 
   const merchant = () => FaturaClient.make({ baseUrl: server.url, secretKey: server.secretKey })

@@ -11,10 +11,10 @@ describe("the Merchant example", () => {
 
   beforeAll(async () => {
     server = await startFaturaServer()
-  }, 60_000)
+  })
   afterAll(() => server.stop())
 
   it("creates, finds and is told of the payment of a pix invoice, and handles an unknown one", async () => {
     expectMerchantSucceeded(await runMerchant(example, server))
-  }, 60_000)
+  })
 })
