@@ -1,0 +1,197 @@
+// The rows the in-memory ports keep, as immutable tables: one value is one committed state of the whole database,
+// and a change is a function from one state to the next. Reading a row back gives what the SQL adapters give: an
+// invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
+import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
+import type { VaultedCard } from "../CardTokenRepository.js"
+import * as Clock from "../Clock.js"
+import type { ApiKeyRecord } from "../CompanyRepository.js"
+import type { Delivery } from "../PostbackRepository.js"
+
+export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
+  readonly threeDsActivatedAt: Timestamp.Timestamp | null
+  readonly threeDsUpdatedAt: Timestamp.Timestamp | null
+}
+
+export interface ApiKeyRow extends ApiKeyRecord {
+  readonly hash: string
+  readonly publicToken: string | null
+}
+
+export interface ClientRow extends Invoice.Client {
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+}
+
+export interface CardReferenceRow extends Invoice.CardAssociate {
+  readonly companyId: Company.CompanyId
+  readonly firstDigits: string
+  readonly expirationMonth: number
+  readonly expirationYear: number
+}
+
+/** An invoice refers to its client and card reference; they are joined as they are when it is read. */
+export interface InvoiceRow extends Omit<Invoice.Invoice, "client" | "cardAssociate"> {
+  readonly clientId: Invoice.ClientId
+  readonly cardReferenceId: number | null
+}
+
+export interface EventRow {
+  readonly id: string
+  /** The order events were recorded in, across the whole database. */
+  readonly seq: number
+  readonly companyId: Company.CompanyId
+  readonly invoiceId: Invoice.InvoiceId
+  readonly type: string
+  readonly livemode: boolean
+  readonly data: unknown
+  readonly createdAt: Timestamp.Timestamp
+}
+
+export interface DeliveryRow extends Delivery {
+  readonly companyId: Company.CompanyId
+  readonly leaseUntil: Timestamp.Timestamp | null
+  readonly leasedBy: string | null
+}
+
+export interface CardTokenRow extends VaultedCard {
+  readonly tokenHash: string
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+  readonly createdAt: Timestamp.Timestamp
+  readonly expiresAt: Timestamp.Timestamp
+  readonly usedAt: Timestamp.Timestamp | null
+}
+
+export interface IdempotencyRow {
+  readonly principal: string
+  readonly companyId: Company.CompanyId | null
+  readonly endpoint: string
+  readonly key: string
+  readonly requestHash: string
+  readonly status: number
+  readonly body: string
+  readonly createdAt: Timestamp.Timestamp
+}
+
+export interface WebhookSecretRow {
+  readonly id: number
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+  readonly secret: string
+  readonly createdAt: Timestamp.Timestamp
+  /** Unset for the current secret; a rolled one signs until then. */
+  readonly signsUntil: Timestamp.Timestamp | null
+}
+
+export interface Tables {
+  readonly companies: ReadonlyMap<number, CompanyRow>
+  readonly apiKeys: ReadonlyMap<number, ApiKeyRow>
+  readonly clients: ReadonlyMap<number, ClientRow>
+  readonly cardReferences: ReadonlyMap<number, CardReferenceRow>
+  readonly invoices: ReadonlyMap<number, InvoiceRow>
+  readonly events: ReadonlyMap<string, EventRow>
+  readonly deliveries: ReadonlyMap<number, DeliveryRow>
+  readonly cardTokens: ReadonlyMap<string, CardTokenRow>
+  /** Keyed by principal, endpoint and key together. */
+  readonly idempotencyKeys: ReadonlyMap<string, IdempotencyRow>
+  readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
+}
+
+export const empty: Tables = {
+  companies: new Map(),
+  apiKeys: new Map(),
+  clients: new Map(),
+  cardReferences: new Map(),
+  invoices: new Map(),
+  events: new Map(),
+  deliveries: new Map(),
+  cardTokens: new Map(),
+  idempotencyKeys: new Map(),
+  webhookSecrets: new Map()
+}
+
+type RowOf<T extends keyof Tables> = Tables[T] extends ReadonlyMap<unknown, infer Row> ? Row : never
+type KeyOf<T extends keyof Tables> = Tables[T] extends ReadonlyMap<infer Key, unknown> ? Key : never
+
+/** The change that stores `row` under `key` in `table`, replacing the row that was there. */
+export const put =
+  <T extends keyof Tables>(table: T, key: KeyOf<T>, row: RowOf<T>) =>
+  (tables: Tables): Tables => ({ ...tables, [table]: new Map(tables[table] as Map<KeyOf<T>, RowOf<T>>).set(key, row) })
+
+/** The change that removes the row under `key` from `table`. */
+export const remove =
+  <T extends keyof Tables>(table: T, key: KeyOf<T>) =>
+  (tables: Tables): Tables => {
+    const rows = new Map(tables[table] as Map<KeyOf<T>, RowOf<T>>)
+    rows.delete(key)
+    return { ...tables, [table]: rows }
+  }
+
+/** A value as a JSON column gives it back: a copy, without the fields JSON has no place for. */
+export const asJson = <A>(value: A): A => JSON.parse(JSON.stringify(value)) as A
+
+export const toCompany = ({ threeDsActivatedAt, threeDsUpdatedAt: _, ...row }: CompanyRow): Company.Company => ({
+  ...row,
+  isActive3ds: threeDsActivatedAt !== null
+})
+
+export const toApiKey = ({ hash: _, publicToken: __, ...record }: ApiKeyRow): ApiKeyRecord => record
+
+export const toClient = ({ companyId: _, mode: __, ...client }: ClientRow): Invoice.Client => client
+
+const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.id - b.id)
+
+/** The invoice as the SQL adapter reads it: joined with its client and card reference as they are now. */
+export const toInvoice = (tables: Tables, { clientId, cardReferenceId, ...row }: InvoiceRow): Invoice.Invoice => {
+  const reference = cardReferenceId === null ? undefined : tables.cardReferences.get(cardReferenceId)
+  return {
+    ...row,
+    client: toClient(tables.clients.get(clientId)!),
+    cardAssociate:
+      reference === undefined
+        ? null
+        : {
+            id: reference.id,
+            brand: reference.brand,
+            lastDigits: reference.lastDigits,
+            clientId,
+            createdAt: reference.createdAt
+          },
+    movements: byId(row.movements),
+    refunds: byId(row.refunds)
+  }
+}
+
+/** The São Paulo calendar month (YYYY-MM) of an instant: the month a payment counts in. */
+const paidMonth = (at: Timestamp.Timestamp) => Clock.businessDate(at).slice(0, 7)
+
+/**
+ * The company's balances and paid totals in one mode, from its ledger entries and paid invoices, with the month
+ * of `now` as the competition month.
+ */
+export const totalsOf = (
+  tables: Tables,
+  companyId: Company.CompanyId,
+  mode: Invoice.Mode,
+  now: Timestamp.Timestamp
+): Company.CompanyTotals => {
+  const balances = { pix: 0, card: 0, bank_slip: 0 }
+  let paidTotal = 0
+  let paidThisMonth = 0
+  const month = paidMonth(now)
+  for (const invoice of tables.invoices.values()) {
+    if (invoice.companyId !== companyId || invoice.mode !== mode) continue
+    for (const entry of invoice.movements) balances[entry.balance] += Ledger.signed(entry)
+    if (invoice.paidAt !== null) {
+      paidTotal += invoice.amount
+      if (paidMonth(invoice.paidAt) === month) paidThisMonth += invoice.amount
+    }
+  }
+  return {
+    balancePix: balances.pix,
+    balanceCard: balances.card,
+    balanceBankSlip: balances.bank_slip,
+    amountInvoiceTotal: paidTotal,
+    amountInvoicesCompeticion: paidThisMonth
+  }
+}

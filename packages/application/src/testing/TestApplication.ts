@@ -1,0 +1,52 @@
+// Every use case of the application over the in-memory ports and the stand-in providers: what the server runs,
+// without a database or a network. The ports stay reachable beside the use cases, for tests to look into.
+import { Layer } from "effect"
+import { ApiKeys } from "../ApiKeys.js"
+import { Authentication } from "../Authentication.js"
+import { CardTokens } from "../CardTokens.js"
+import { Companies } from "../Companies.js"
+import { Expirations } from "../Expirations.js"
+import { InvoiceLifecycle } from "../InvoiceLifecycle.js"
+import { Invoices } from "../Invoices.js"
+import { Postbacks } from "../Postbacks.js"
+import * as InMemoryPorts from "./InMemoryPorts.js"
+import * as TestBoletoIssuer from "./TestBoletoIssuer.js"
+import * as TestCardAcquirer from "./TestCardAcquirer.js"
+import * as TestPixProvider from "./TestPixProvider.js"
+import * as TestPostbackSender from "./TestPostbackSender.js"
+import * as TestPostbackTargets from "./TestPostbackTargets.js"
+
+/** The stand-ins of the providers the use cases talk to outside the database. */
+export const providers = Layer.mergeAll(
+  TestPixProvider.layer,
+  TestBoletoIssuer.layer,
+  TestCardAcquirer.layer,
+  TestPostbackSender.layer,
+  TestPostbackTargets.layer
+)
+
+/** Every use case, needing the ports and the providers. */
+export const useCases = Layer.mergeAll(
+  Authentication.layer,
+  Companies.layer,
+  ApiKeys.layer,
+  Invoices.layer,
+  Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
+  Postbacks.layer,
+  CardTokens.layer
+)
+
+/**
+ * Every use case over a new in-memory database and `providerLayer`: the stand-ins, or some of them replaced by your
+ * own (a later layer in `Layer.mergeAll` wins), such as a postback receiver that fails or an acquirer of yours.
+ */
+export const withProviders = <E, R>(
+  providerLayer: Layer.Layer<Layer.Success<typeof providers>, E, R>
+): Layer.Layer<
+  Layer.Success<typeof useCases> | Layer.Success<typeof providers> | Layer.Success<typeof InMemoryPorts.layer>,
+  E,
+  R
+> => useCases.pipe(Layer.provideMerge(providerLayer), Layer.provideMerge(InMemoryPorts.layer))
+
+/** Every use case over a new in-memory database and the stand-in providers. */
+export const layer = withProviders(providers)

@@ -1,0 +1,7 @@
+export * as InMemoryPorts from "./InMemoryPorts.js"
+export * as TestApplication from "./TestApplication.js"
+export * as TestBoletoIssuer from "./TestBoletoIssuer.js"
+export * as TestCardAcquirer from "./TestCardAcquirer.js"
+export * as TestPixProvider from "./TestPixProvider.js"
+export * as TestPostbackSender from "./TestPostbackSender.js"
+export * as TestPostbackTargets from "./TestPostbackTargets.js"
