@@ -219,7 +219,8 @@ onEachDatabase("InvoiceRepository", (it, database) => {
         const pages: Array<ReadonlyArray<Invoice.InvoiceId>> = []
         let beforeId: Invoice.InvoiceId | null = null
         let hasMore = true
-        while (hasMore) {
+        // Bounded, so that a cursor that stops moving fails the case instead of hanging it.
+        while (hasMore && pages.length <= 7) {
           const rows: ReadonlyArray<Invoice.Invoice> = yield* invoices.list(filterOf(company, { beforeId, limit }))
           // One row beyond the page tells that there is another page.
           const page = rows.slice(0, limit).map((invoice) => invoice.id)

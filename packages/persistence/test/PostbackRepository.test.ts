@@ -287,24 +287,29 @@ onEachDatabase("PostbackRepository", (it) => {
       const after = (seconds: number) => Timestamp.plusSeconds(era, seconds)
       const { company, invoice } = yield* anInvoiceOfItsOwn
       const eventId = yield* anEvent(invoice, { createdAt: after(1) })
-      const [slow] = yield* claim("slow", after(10), 30)
-      const [fast] = yield* claim("fast", after(50), 30)
-      expect([slow!.attempt, fast!.attempt]).toEqual([1, 2])
+      // Each lease lapses before its attempt ends, and the delivery is taken up again: by another worker, then by
+      // the first one once more.
+      const [first] = yield* claim("slow", after(10), 30)
+      const [second] = yield* claim("fast", after(50), 30)
+      const [third] = yield* claim("slow", after(90), 30)
+      expect([first!.attempt, second!.attempt, third!.attempt]).toEqual([1, 2, 3])
 
-      yield* postbacks.recordAttempt(attempted(slow!, "slow", after(55), { _tag: "Succeeded" }, 200))
+      yield* postbacks.recordAttempt(attempted(second!, "fast", after(95), { _tag: "Succeeded" }, 200))
+      yield* postbacks.recordAttempt(attempted(first!, "slow", after(96), { _tag: "Succeeded" }, 201))
       expect(yield* deliveryOf(company, eventId)).toMatchObject({
         status: "pending",
-        attempts: 2,
+        attempts: 3,
         lastStatusCode: null
       })
-      yield* postbacks.recordAttempt(attempted(fast!, "fast", after(60), { _tag: "Failed" }, 500))
-      expect(yield* deliveryOf(company, eventId)).toMatchObject({ status: "failed", attempts: 2, lastStatusCode: 500 })
+      yield* postbacks.recordAttempt(attempted(third!, "slow", after(100), { _tag: "Failed" }, 500))
+      expect(yield* deliveryOf(company, eventId)).toMatchObject({ status: "failed", attempts: 3, lastStatusCode: 500 })
       const attempts = yield* sql`
         SELECT a.attempt, a.worker FROM delivery_attempts a
         JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ${eventId} ORDER BY a.id`
       expect(attempts).toEqual([
+        { attempt: 2, worker: "fast" },
         { attempt: 1, worker: "slow" },
-        { attempt: 2, worker: "fast" }
+        { attempt: 3, worker: "slow" }
       ])
     })
   )
