@@ -4,8 +4,9 @@ export default defineProject({
   test: {
     name: "persistence",
     include: ["test/**/*.test.ts"],
-    // Each suite boots its own database: PGlite takes a few seconds to start, Postgres to create and migrate one.
-    testTimeout: 30_000,
+    // Each suite boots its own database (the migration cases one per case): PGlite takes a few seconds to start,
+    // Postgres to create and migrate one, and longer on a busy machine.
+    testTimeout: 60_000,
     hookTimeout: 60_000
   }
 })

@@ -253,7 +253,8 @@ onEachDatabase("SqlTransactions", (it, database) => {
           "committed",
           "committed"
         ])
-        expect(runs).toBe(3)
+        // One of them ran again at least once; on a loaded machine a run again may meet the other once more.
+        expect(runs).toBeGreaterThanOrEqual(3)
         for (const company of [first, second]) {
           expect(Option.getOrThrow(yield* companies.findById(company.id)).blocks.sake).toBe(true)
         }
