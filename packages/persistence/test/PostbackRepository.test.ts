@@ -314,7 +314,7 @@ onEachDatabase("PostbackRepository", (it) => {
     })
   )
 
-  it.effect("makes a company's delivery due again on request, a failed one too; not another company's", () =>
+  it.effect("makes a company's delivery due again on request, a failed one too; not another company's or mode's", () =>
     Effect.gen(function* () {
       const postbacks = yield* PostbackRepository
       const era = yield* freshEra
@@ -326,10 +326,11 @@ onEachDatabase("PostbackRepository", (it) => {
       yield* postbacks.recordAttempt(attempted(claimed!, "worker", after(11), { _tag: "Failed" }, 500))
       const delivery = yield* deliveryOf(company, eventId)
 
-      expect(yield* postbacks.retry(other.id, delivery.id, after(20))).toBe(false)
-      expect(yield* postbacks.retry(company.id, delivery.id + 1_000_000, after(20))).toBe(false)
+      expect(yield* postbacks.retry(other.id, "test", delivery.id, after(20))).toBe(false)
+      expect(yield* postbacks.retry(company.id, "test", delivery.id + 1_000_000, after(20))).toBe(false)
+      expect(yield* postbacks.retry(company.id, "live", delivery.id, after(20))).toBe(false)
       expect((yield* deliveryOf(company, eventId)).status).toBe("failed")
-      expect(yield* postbacks.retry(company.id, delivery.id, after(20))).toBe(true)
+      expect(yield* postbacks.retry(company.id, "test", delivery.id, after(20))).toBe(true)
       expect(yield* deliveryOf(company, eventId)).toMatchObject({ status: "pending", nextAttemptAt: after(20) })
       expect((yield* claim("worker", after(20), 30)).map((due) => [due.eventId, due.attempt])).toEqual([[eventId, 2]])
     })
