@@ -1,0 +1,50 @@
+// The sandbox acquirer behind the application's CardAcquirer port: each test card gets the answer it stands for,
+// every other valid number is approved, and live mode is refused, since no live acquirer stands behind it.
+import { CardAcquirer, type ThreeDSecureOutcome } from "@fatura/application"
+import { Cents } from "@fatura/domain"
+import { SandboxCardAcquirer } from "@fatura/sandbox"
+import { Effect } from "effect"
+
+const card = (number: string) =>
+  ({
+    _tag: "Card",
+    number,
+    holderName: "Maria Souza",
+    expirationMonth: 12,
+    expirationYear: 2030,
+    securityCode: "123",
+    brand: "visa"
+  }) as const
+
+const program = Effect.gen(function* () {
+  const acquirer = yield* CardAcquirer
+  const charge = (number: string, threeDSecure: ThreeDSecureOutcome = "unauthenticated") =>
+    acquirer
+      .charge({ mode: "test", amount: Cents.make(15_000), installments: 1, card: card(number), threeDSecure })
+      .pipe(Effect.map((result) => (result._tag === "Approved" ? "approved" : `refused: ${result.reason}`)))
+
+  for (const number of [
+    "4111111111111111",
+    "4000000000000002",
+    "4000000000009995",
+    "4000000000000069",
+    "4000000000000119",
+    "4000002760003184"
+  ]) {
+    console.log(`${number}  ${yield* charge(number)}`)
+  }
+  console.log(`4000002760003184  ${yield* charge("4000002760003184", "authenticated")} (3-D Secure authenticated)`)
+
+  const live = yield* acquirer
+    .charge({
+      mode: "live",
+      amount: Cents.make(15_000),
+      installments: 1,
+      card: card("4111111111111111"),
+      threeDSecure: "unauthenticated"
+    })
+    .pipe(Effect.flip)
+  console.log(`live mode: ${live.message}`)
+})
+
+Effect.runPromise(program.pipe(Effect.provide(SandboxCardAcquirer.layer)))
