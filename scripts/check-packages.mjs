@@ -32,7 +32,14 @@ for (const { pkg, isApp } of manifests) {
     if (pkg.devDependencies?.[name] === undefined) say(`peer ${name} must also be a dev dependency, for the workspace`)
   }
   if (pkg.publishConfig?.access !== "restricted") say('publishConfig.access must be "restricted"')
+  // The registry is set once, in the root .npmrc, where `pnpm release` checks it; a publishConfig one would win.
+  for (const key of Object.keys(pkg.publishConfig ?? {})) {
+    if (key !== "access") say(`publishConfig.${key}: the registry is set in the root .npmrc only`)
+  }
   if (pkg.scripts?.prepack !== "tsc --build") say('the "prepack" script must build, so a pack always ships dist')
+  if (pkg.scripts?.prepublishOnly !== "node ../../scripts/release-guard.mjs") {
+    say('the "prepublishOnly" script must be scripts/release-guard.mjs, so only `pnpm release` publishes')
+  }
 }
 
 const run = (command, args, cwd) => {

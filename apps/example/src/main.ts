@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 import { createServer } from "node:http"
-// A reference merchant (SPEC 8.5): it creates a pix invoice through the typed client derived from @fatura/api,
+// A reference merchant (SPEC 8.5): it creates a pix invoice through @fatura/api's typed client,
 // asks the sandbox to pay it, and receives the postbacks on a port of its own, verifying each signature before
 // it trusts a byte. It prints what happened and stops once the invoice is paid.
-import { FaturaApi, Postback, SecretKeyAuthorization } from "@fatura/api"
-import { Config, Console, Deferred, Effect, Layer, Redacted } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
-import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import { FaturaClient, Postback } from "@fatura/api"
+import { Config, Console, Deferred, Effect, Redacted } from "effect"
 
 const program = Effect.gen(function* () {
   const baseUrl = yield* Config.String("FATURA_URL").pipe(Config.withDefault("http://localhost:3000"))
@@ -14,12 +12,7 @@ const program = Effect.gen(function* () {
   const webhookSecret = yield* Config.Redacted("FATURA_WEBHOOK_SECRET")
   const port = yield* Config.Port("EXAMPLE_PORT").pipe(Config.withDefault(4000))
 
-  const authorization = HttpApiMiddleware.layerClient(SecretKeyAuthorization, ({ next, request }) =>
-    next(HttpClientRequest.bearerToken(request, secretKey))
-  )
-  const client = yield* HttpApiClient.make(FaturaApi, {
-    transformClient: HttpClient.mapRequest(HttpClientRequest.prependUrl(baseUrl))
-  }).pipe(Effect.provide(Layer.merge(authorization, FetchHttpClient.layer)))
+  const client = yield* FaturaClient.make({ baseUrl, secretKey })
 
   const paid = yield* Deferred.make<void>()
   // The receiver: the raw body is what is verified, never a re-serialized copy.

@@ -81,9 +81,13 @@ export class PostbackRepository extends Context.Service<
       companyId: Company.CompanyId,
       filter: { readonly eventId: string } | { readonly invoiceId: Invoice.InvoiceId }
     ) => Effect.Effect<ReadonlyArray<Delivery>, StorageUnavailable>
-    /** Makes the delivery due now, also when it had failed; false when the company has no such delivery. */
+    /**
+     * Makes the delivery due now, also when it had failed; false when the company has no such delivery of an event of
+     * `mode`: a test key never touches a live delivery, nor a live key a test one.
+     */
     readonly retry: (
       companyId: Company.CompanyId,
+      mode: Invoice.Mode,
       deliveryId: number,
       now: Timestamp.Timestamp
     ) => Effect.Effect<boolean, StorageUnavailable>

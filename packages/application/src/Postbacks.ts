@@ -206,7 +206,7 @@ export class Postbacks extends Context.Service<
           })
         }),
         retry: Effect.fn("Postbacks.retry")(function* (principal, deliveryId) {
-          const found = yield* repository.retry(principal.companyId, deliveryId, yield* Clock.now)
+          const found = yield* repository.retry(principal.companyId, principal.mode, deliveryId, yield* Clock.now)
           if (!found) return yield* new DeliveryNotFound({ deliveryId })
         }),
         rollSecret: Effect.fn("Postbacks.rollSecret")(function* (principal) {

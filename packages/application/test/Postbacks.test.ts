@@ -154,6 +154,9 @@ describe("Postbacks.deliverDue", () => {
       expect(yield* Effect.flip(postbacks.retry(principal, failed!.id + 1))).toMatchObject({
         _tag: "DeliveryNotFound"
       })
+      expect(yield* Effect.flip(postbacks.retry({ ...principal, mode: "live" }, failed!.id))).toMatchObject({
+        _tag: "DeliveryNotFound"
+      })
     }).pipe(
       Effect.provide(
         TestApplication.withProviders(

@@ -107,12 +107,14 @@ export const layer = Layer.effect(
           storage
         ),
 
-      retry: (companyId, deliveryId, now) =>
+      retry: (companyId, mode, deliveryId, now) =>
         sql`
-          UPDATE deliveries
+          UPDATE deliveries d
           SET status = 'pending', next_attempt_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-          WHERE id = ${deliveryId} AND company_id = ${companyId}
-          RETURNING id`.pipe(
+          FROM events e
+          WHERE d.id = ${deliveryId} AND d.company_id = ${companyId}
+            AND e.id = d.event_id AND e.livemode = ${mode === "live"}
+          RETURNING d.id`.pipe(
           Effect.map((rows) => rows.length > 0),
           storage
         ),

@@ -146,12 +146,17 @@ export const layer = Layer.effect(
             .map(toDelivery)
         ),
 
-      retry: (companyId, deliveryId, now) =>
+      retry: (companyId, mode, deliveryId, now) =>
         database.statement(
           Effect.gen(function* () {
             yield* database.lock(deliveryLock(deliveryId))
             const delivery = yield* database.read((tables) => tables.deliveries.get(deliveryId))
-            if (delivery === undefined || delivery.companyId !== companyId) return false
+            const livemode = yield* database.read((tables) =>
+              delivery === undefined ? undefined : tables.events.get(delivery.eventId)?.livemode
+            )
+            if (delivery === undefined || delivery.companyId !== companyId || livemode !== (mode === "live")) {
+              return false
+            }
             yield* database.write(
               put("deliveries", deliveryId, { ...delivery, status: "pending", nextAttemptAt: now, updatedAt: now })
             )

@@ -1,0 +1,79 @@
+// A real Fatura server for the client's tests: `fatura serve` from this checkout's build, on the embedded database
+// in a directory of its own, on a free port, with the demo company's test key and webhook secret it prints.
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const main = new URL("../../../../apps/server/dist/main.js", import.meta.url).pathname
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
+    })
+  })
+
+export interface FaturaServer {
+  readonly url: string
+  /** The demo company's test key (`sk_test_…`). */
+  readonly secretKey: string
+  /** The secret that signs the demo company's test-mode postbacks (`whsec_…`). */
+  readonly webhookSecret: string
+  /** All it printed so far. */
+  readonly output: () => string
+  /** Stops it (SIGTERM, waiting for its exit) and removes its database. */
+  readonly stop: () => Promise<void>
+}
+
+const stopped = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        child.once("exit", () => resolve())
+        child.kill("SIGTERM")
+      })
+
+/** `fatura serve` on a fresh embedded database, once it listens; `env` adds to its configuration. */
+export const startFaturaServer = async (env: NodeJS.ProcessEnv = {}): Promise<FaturaServer> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "fatura-api-"))
+  const port = await freePort()
+  const child = spawn(process.execPath, [main, "serve"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      FATURA_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...env
+    }
+  })
+  let output = ""
+  const append = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on("data", append)
+  child.stderr?.on("data", append)
+  const stop = async () => {
+    await stopped(child)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 120_000
+  while (!output.includes("Listening on")) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop()
+      throw new Error(`the server did not start:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const secretKey = /sk_test_[0-9A-Za-z]{32}/.exec(output)?.[0]
+  const webhookSecret = /whsec_[0-9A-Za-z]{32}/.exec(output)?.[0]
+  if (secretKey === undefined || webhookSecret === undefined) {
+    await stop()
+    throw new Error(`the server printed no demo key and webhook secret:\n${output}`)
+  }
+  return { url: `http://127.0.0.1:${port}`, secretKey, webhookSecret, output: () => output, stop }
+}

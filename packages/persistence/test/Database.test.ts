@@ -1,0 +1,80 @@
+// What the database layers promise besides the repositories: the readiness probe answers while the database does,
+// with this process's connections; and an embedded data directory belongs to one process at a time.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Readiness } from "@fatura/application"
+import { Effect } from "effect"
+import { EmbeddedLock } from "../src/index.js"
+import { onEachDatabase } from "./support/TestDatabases.js"
+
+onEachDatabase("Readiness", (it, database) => {
+  it.effect("answers the probe, and counts this process's connections", () =>
+    Effect.gen(function* () {
+      const readiness = yield* Readiness
+      yield* readiness.check
+      const connections = yield* readiness.connections
+      if (database.name === "PGlite") {
+        expect(connections).toEqual({ open: 1, active: null, max: 1 })
+      } else {
+        expect(connections.max).toBe(10)
+        expect(connections.open).toBeGreaterThanOrEqual(1)
+        // Postgres tells how many are busy; the embedded database cannot.
+        expect(typeof connections.active).toBe("number")
+      }
+    })
+  )
+})
+
+describe("EmbeddedLock", () => {
+  const withDataDir = <A, E>(body: (dataDir: string) => Effect.Effect<A, E>) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "fatura-lock-"))),
+      body,
+      (dataDir) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))
+    )
+  const lockFile = (dataDir: string) => join(dataDir, "fatura.lock")
+
+  it.effect("holds a data directory for its scope and lets it go when the scope ends", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function* () {
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* EmbeddedLock.acquire(dataDir)
+            expect(readFileSync(lockFile(dataDir), "utf8")).toBe(String(process.pid))
+          })
+        )
+        expect(() => readFileSync(lockFile(dataDir))).toThrow()
+        yield* Effect.scoped(EmbeddedLock.acquire(dataDir))
+      })
+    )
+  )
+
+  it.effect("refuses a data directory that a running process holds", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function* () {
+        // The parent of this process is running, and is not this process.
+        writeFileSync(lockFile(dataDir), String(process.ppid))
+        const refused = yield* Effect.scoped(EmbeddedLock.acquire(dataDir)).pipe(Effect.flip)
+        expect(refused).toEqual(new EmbeddedLock.DataDirInUse({ dataDir, pid: process.ppid }))
+        expect(readFileSync(lockFile(dataDir), "utf8")).toBe(String(process.ppid))
+      })
+    )
+  )
+
+  it.effect("takes over the lock a process that is gone left behind", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function* () {
+        // Above Linux's largest process id: no process has it.
+        writeFileSync(lockFile(dataDir), String(2 ** 22 + 1))
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* EmbeddedLock.acquire(dataDir)
+            expect(readFileSync(lockFile(dataDir), "utf8")).toBe(String(process.pid))
+          })
+        )
+      })
+    )
+  )
+})

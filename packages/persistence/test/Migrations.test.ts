@@ -1,0 +1,97 @@
+// The migrations, as every start of a server or worker relies on them: an empty database gets the whole schema; a
+// second run, or a second process starting at the same moment, applies nothing again; a database left at an earlier
+// migration is brought up to date with what it held.
+import { describe, expect, it } from "@effect/vitest"
+import { IdempotencyStore, Transactions } from "@fatura/application"
+import type { Company } from "@fatura/domain"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { Migrations, SqlIdempotencyStore, SqlTransactions } from "../src/index.js"
+import { emptyDatabase, testDatabases } from "./support/TestDatabases.js"
+
+const allMigrations = [
+  [1, "foundation"],
+  [2, "boleto_card_idempotency"],
+  [3, "refunds"],
+  [4, "postbacks"],
+  [5, "card_tokens"],
+  [6, "running_totals"],
+  [7, "idempotency_claims_in_transaction"],
+  [8, "webhook_secrets_per_mode"],
+  [9, "idempotency_by_principal"]
+]
+
+/** The tables, columns and indexes of the database, in an order of their own. */
+const schema = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = yield* sql`
+    SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+    WHERE table_schema = current_schema() ORDER BY table_name, column_name`
+  const indexes = yield* sql`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexdef`
+  return { columns, indexes }
+})
+
+for (const database of testDatabases) {
+  describe(`Migrations on ${database.name}`, () => {
+    it.live("apply the whole schema to an empty database, and nothing when run again", () =>
+      Effect.gen(function* () {
+        expect(yield* Migrations.run).toEqual(allMigrations)
+        const migrated = yield* schema
+        expect(migrated.columns.length).toBeGreaterThan(0)
+
+        expect(yield* Migrations.run).toEqual([])
+        expect(yield* schema).toEqual(migrated)
+      }).pipe(Effect.provide(emptyDatabase(database)))
+    )
+
+    it.live("apply each migration once when two processes start at the same moment", () =>
+      Effect.gen(function* () {
+        const [first, second] = yield* Effect.all([Migrations.run, Migrations.run], { concurrency: "unbounded" })
+        expect([first, second].map((applied) => applied.length).sort()).toEqual([0, allMigrations.length])
+      }).pipe(Effect.provide(emptyDatabase(database)))
+    )
+
+    it.live("bring a database left at an earlier migration up to date, keeping what it held", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* Migrations.runThrough("0008_webhook_secrets_per_mode")).toEqual(allMigrations.slice(0, 8))
+        // A response stored when keys were scoped by company alone.
+        const [company] = yield* sql`
+          INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, created_at,
+                                 updated_at)
+          VALUES ('11222333000181', 'Loja', 'Loja', 'a@loja.example', '{}'::jsonb, false, 'a@loja.example', now(),
+                  now())
+          RETURNING id`
+        const companyId = Number(company!.id)
+        yield* sql`
+          INSERT INTO idempotency_keys (company_id, endpoint, key, request_hash, response_status, response_body,
+                                        created_at)
+          VALUES (${companyId}, 'POST /api/v2/invoices', 'key-1', 'hash-a', 201, '{"id":"inv_1"}', now())`
+
+        expect(yield* Migrations.run).toEqual(allMigrations.slice(8))
+
+        // It answers a repeat in either mode, as it did before: no earlier request runs anew.
+        const store = yield* IdempotencyStore
+        const transactions = yield* Transactions
+        for (const mode of ["test", "live"]) {
+          const scope = {
+            principal: `company ${companyId} ${mode}`,
+            companyId: companyId as Company.CompanyId,
+            endpoint: "POST /api/v2/invoices",
+            key: "key-1"
+          }
+          expect(yield* transactions.withTransaction(store.claim(scope, "hash-a"))).toEqual({
+            _tag: "Replay",
+            response: { status: 201, body: '{"id":"inv_1"}' }
+          })
+        }
+      }).pipe(
+        Effect.provide(
+          Layer.mergeAll(SqlIdempotencyStore.layer, SqlTransactions.layer).pipe(
+            Layer.provideMerge(emptyDatabase(database))
+          )
+        )
+      )
+    )
+  })
+}

@@ -1,0 +1,147 @@
+// What the contracts are exercised with: companies, clients and invoices written through the ports themselves, at
+// instants the cases choose.
+import { randomUUID } from "node:crypto"
+import {
+  CompanyRepository,
+  InvoiceRepository,
+  type NewCompany,
+  type NewInvoice,
+  type NewMovement
+} from "@fatura/application"
+import { Cents, type Company, FeePlan, type Invoice, type InvoiceStatus, type PixKey, Timestamp } from "@fatura/domain"
+import { Effect } from "effect"
+
+const start = "2026-03-02T12:00:00.000000Z" as Timestamp.Timestamp
+
+/** An instant of the contracts' own calendar: `seconds` after its start. */
+export const at = (seconds: number): Timestamp.Timestamp => Timestamp.plusSeconds(start, seconds)
+
+const eraStart = "2019-01-01T00:00:00.000000Z" as Timestamp.Timestamp
+let erasTaken = 0
+
+/**
+ * The start of a day of its own, for a case that asks what is due (deliveries, expiries), which spans every company:
+ * each such case takes place a day before the case that ran before it, and years before anything else the suite
+ * writes, so nothing another case wrote is ever due for it.
+ */
+export const freshEra = Effect.sync(() => {
+  erasTaken += 1
+  return Timestamp.plusSeconds(eraStart, -erasTaken * 86_400)
+})
+
+/** The calendar date of an instant (UTC) plus `days`, as bank slips and expiry sweeps take them. */
+export const dateOf = (instant: Timestamp.Timestamp, days = 0) =>
+  Timestamp.plusSeconds(instant, days * 86_400).slice(0, 10)
+
+export const newCompany = (overrides: Partial<NewCompany> = {}): NewCompany => ({
+  cnpj: "11222333000181",
+  corporateReason: "Loja Contrato Ltda",
+  fantasyName: "Loja Contrato",
+  email: "financeiro@loja.example",
+  pixKey: "financeiro@loja.example" as PixKey.PixKey,
+  feePlan: FeePlan.defaultFeePlan,
+  isCustomFeePlan: false,
+  now: at(0),
+  ...overrides
+})
+
+/** A company of the case's own, so that its invoices, balances and keys are the case's alone. */
+export const aCompany = (overrides: Partial<NewCompany> = {}) =>
+  Effect.gen(function* () {
+    const companies = yield* CompanyRepository
+    return yield* companies.create(newCompany(overrides))
+  })
+
+export const payer: Invoice.Payer = {
+  name: "Maria Pagadora",
+  document: { type: "cpf", number: "52998224725" },
+  email: "maria@pagadora.example",
+  phone: null,
+  address: { zip: null, line: null, number: null, complement: null, city: null, state: null }
+}
+
+export const card: Invoice.CardDetails = {
+  brand: "visa",
+  firstDigits: "411111",
+  lastDigits: "1111",
+  holderName: "MARIA PAGADORA",
+  expirationMonth: 12,
+  expirationYear: 2031,
+  threeDSecure: null
+}
+
+const randomDigits = (length: number) => Array.from({ length }, () => Math.floor(Math.random() * 10)).join("")
+
+/** A pending invoice of `company` as a use case would draft it; `changes` override any field. */
+export const draft = (company: Company.Company, changes: Partial<NewInvoice> = {}): NewInvoice => {
+  const amount = changes.amount ?? Cents.make(10_000)
+  const method = changes.method ?? "pix"
+  const createdAt = changes.createdAt ?? at(0)
+  return {
+    secureId: randomUUID() as Invoice.SecureId,
+    companyId: company.id,
+    mode: "test",
+    method,
+    status: "pending",
+    amount,
+    installments: 1,
+    createdAt,
+    updatedAt: createdAt,
+    paidAt: null,
+    refundedAmount: Cents.make(0),
+    refusedReason: null,
+    postbackUrl: null,
+    traceable: false,
+    ip: "203.0.113.7",
+    metadata: { order: "42" },
+    externalRef: null,
+    items: [{ title: "Invoice", description: null, quantity: 1, unitPrice: amount, tangible: false }],
+    payer,
+    tokenCheckout: randomUUID(),
+    fee: FeePlan.split(company.feePlan, method, 1, amount),
+    pix:
+      method === "pix"
+        ? { qrCode: "00020101021226", txid: randomDigits(25), expiresAt: Timestamp.plusSeconds(createdAt, 3_600) }
+        : null,
+    boleto:
+      method === "bank_slip"
+        ? {
+            barcode: randomDigits(44),
+            digitableLine: randomDigits(47),
+            dueDate: dateOf(createdAt, 3),
+            url: "https://boletos.example/slip.pdf",
+            bankCode: "001",
+            ourNumber: randomDigits(11)
+          }
+        : null,
+    card: null,
+    ...changes
+  }
+}
+
+/** The statuses an invoice went through to reach `status` at its creation. */
+const timelineTo = (status: InvoiceStatus.InvoiceStatus) => {
+  const created = { status: "pending", event: "invoice.created" } as const
+  return status === "pending" ? [created] : [created, { status, event: `invoice.${status}` }]
+}
+
+/** Writes the invoice of `company` with its client, as creating an invoice does. */
+export const anInvoice = (
+  company: Company.Company,
+  changes: Partial<NewInvoice> = {},
+  movements: ReadonlyArray<NewMovement> = []
+) =>
+  Effect.gen(function* () {
+    const invoices = yield* InvoiceRepository
+    const invoice = draft(company, changes)
+    const client = yield* invoices.upsertClient({
+      companyId: company.id,
+      mode: invoice.mode,
+      document: invoice.payer.document,
+      name: invoice.payer.name,
+      email: invoice.payer.email,
+      phone: invoice.payer.phone,
+      now: invoice.createdAt
+    })
+    return yield* invoices.insert(invoice, client, null, timelineTo(invoice.status), movements)
+  })

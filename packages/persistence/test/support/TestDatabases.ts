@@ -1,0 +1,82 @@
+// The databases every contract runs on: embedded PGlite always, and Postgres too when TEST_DATABASE_URL names a
+// server (CI sets it). A suite gets a database of its own when its layer is built, and it is dropped when the suite
+// ends.
+import { PgClient } from "@effect/sql-pg"
+import { layer, type Vitest } from "@effect/vitest"
+import { Effect, Layer, Redacted, type Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { Database } from "../../src/index.js"
+
+export interface TestDatabase {
+  readonly name: "PGlite" | "Postgres"
+  /**
+   * Whether two transactions can be open at once. PGlite is one connection that serves one transaction after
+   * another, so what one transaction sees of another that is still open can only be watched on Postgres.
+   */
+  readonly concurrent: boolean
+  /** A new, empty database for the enclosing scope, dropped when the scope closes. */
+  readonly fresh: Effect.Effect<Database.DatabaseConfig, SqlError, Scope.Scope>
+}
+
+const embedded: TestDatabase = {
+  name: "PGlite",
+  concurrent: false,
+  fresh: Effect.succeed({ _tag: "Embedded", dataDir: undefined })
+}
+
+const onServer = (adminUrl: string, statement: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(statement)
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })))
+
+const postgres = (adminUrl: string): TestDatabase => ({
+  name: "Postgres",
+  concurrent: true,
+  fresh: Effect.acquireRelease(
+    Effect.gen(function* () {
+      const name = `fatura_persistence_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+      yield* onServer(adminUrl, `CREATE DATABASE ${name}`)
+      return name
+    }),
+    (name) => Effect.orDie(onServer(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  ).pipe(
+    Effect.map((name): Database.DatabaseConfig => {
+      const url = new URL(adminUrl)
+      url.pathname = `/${name}`
+      return { _tag: "Postgres", url: Redacted.make(url.toString()), maxConnections: 10 }
+    })
+  )
+})
+
+const adminUrl = process.env.TEST_DATABASE_URL
+
+export const testDatabases: ReadonlyArray<TestDatabase> =
+  adminUrl === undefined || adminUrl === "" ? [embedded] : [embedded, postgres(adminUrl)]
+
+/** A client of a fresh database that no migration has touched. */
+export const emptyDatabase = (database: TestDatabase) =>
+  Layer.unwrap(Effect.map(database.fresh, (config) => Database.client(config)))
+
+/** Every port over a fresh, migrated database, as the application gets them. */
+export const migratedDatabase = (database: TestDatabase) => Layer.unwrap(Effect.map(database.fresh, Database.layer))
+
+export type Ports = Layer.Success<ReturnType<typeof migratedDatabase>>
+
+/**
+ * Declares `suite` once for every test database, each over a fresh migrated database that its cases share (so each
+ * case makes the companies it works on). The clock is the real one: the adapters are given their instants, and the
+ * transaction retries wait for real.
+ */
+export const onEachDatabase = (
+  name: string,
+  suite: (it: Vitest.MethodsNonLive<Ports>, database: TestDatabase) => void
+) => {
+  for (const database of testDatabases) {
+    layer(migratedDatabase(database), { excludeTestServices: true, timeout: "60 seconds" })(
+      `${name} on ${database.name}`,
+      (it) => suite(it, database)
+    )
+  }
+}
