@@ -64,10 +64,15 @@ describe.each(testDatabases)("payments from the payer's side on $name", (databas
 
   it("refuses tokenization without a valid public token, and checks the card", async () => {
     const { secretKey, tokenize } = await merchant()
+    // The refusal names the credential this route takes: a public token, not the secret key of the merchant's routes.
     for (const key of [secretKey, "pk_test_00000000000000000000000000000000", "nonsense"]) {
-      expect((await tokenize(card(), key)).status).toBe(401)
+      const refused = await tokenize(card(), key)
+      expect(refused.status).toBe(401)
+      expect(refused.body.message).toBe("a valid public token is required: Authorization: Bearer pk_…")
     }
-    expect((await app.request("POST", "/api/v2/public/cards", { body: card() })).status).toBe(401)
+    const without = await app.request("POST", "/api/v2/public/cards", { body: card() })
+    expect(without.status).toBe(401)
+    expect(without.body.message).toBe("a valid public token is required: Authorization: Bearer pk_…")
     for (const [override, path] of [
       [{ number: "4111 1111 1111 1112" }, "number"],
       [{ year: "2001" }, "year"],

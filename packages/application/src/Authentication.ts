@@ -40,7 +40,7 @@ export class Authentication extends Context.Service<
         Effect.gen(function* () {
           const found = yield* companies.findKeyByHash(yield* sha256Hex(secretKey))
           if (Option.isNone(found) || found.value.key.kind !== "secret" || found.value.key.revokedAt !== null) {
-            return new Unauthenticated({ reason: "unknown or revoked secret key" })
+            return new Unauthenticated({ credential: "secretKey", reason: "unknown or revoked secret key" })
           }
           const { key, company } = found.value
           if (company.blocks.system) return new CompanyBlocked({ block: "system" })
@@ -55,7 +55,7 @@ export class Authentication extends Context.Service<
 
       const authenticate = Effect.fn("Authentication.authenticate")(function* (secretKey: string) {
         if (!secretKeyPattern.test(secretKey)) {
-          return yield* new Unauthenticated({ reason: "missing or malformed secret key" })
+          return yield* new Unauthenticated({ credential: "secretKey", reason: "missing or malformed secret key" })
         }
         const answer = yield* Cache.get(answers, secretKey)
         if (answer instanceof Unauthenticated || answer instanceof CompanyBlocked) return yield* answer
@@ -63,11 +63,11 @@ export class Authentication extends Context.Service<
       })
       const authenticatePublic = Effect.fn("Authentication.authenticatePublic")(function* (publicToken: string) {
         if (!publicTokenPattern.test(publicToken)) {
-          return yield* new Unauthenticated({ reason: "missing or malformed public token" })
+          return yield* new Unauthenticated({ credential: "publicToken", reason: "missing or malformed public token" })
         }
         const found = yield* companies.findKeyByHash(yield* sha256Hex(publicToken))
         if (Option.isNone(found) || found.value.key.kind !== "public" || found.value.key.revokedAt !== null) {
-          return yield* new Unauthenticated({ reason: "unknown or revoked public token" })
+          return yield* new Unauthenticated({ credential: "publicToken", reason: "unknown or revoked public token" })
         }
         const { key, company } = found.value
         if (company.blocks.system) return yield* new CompanyBlocked({ block: "system" })

@@ -3,8 +3,9 @@
 import { Company } from "@fatura/domain"
 import { Schema } from "effect"
 
-/** No usable secret key: missing, malformed, unknown, revoked, or a public token. */
+/** No usable credential of the kind the route takes (`credential`): missing, malformed, unknown or revoked. */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  credential: Schema.Literals(["secretKey", "publicToken"]),
   reason: Schema.String
 }) {}
 

@@ -78,7 +78,12 @@ const invalidRequest = (path: string, message: string) =>
 export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
   switch (failure._tag) {
     case "Unauthenticated":
-      return new Unauthorized({ message: "a valid secret key is required: Authorization: Bearer sk_…" }) as never
+      return new Unauthorized({
+        message:
+          failure.credential === "publicToken"
+            ? "a valid public token is required: Authorization: Bearer pk_…"
+            : "a valid secret key is required: Authorization: Bearer sk_…"
+      }) as never
     case "CompanyBlocked":
       return new Forbidden({ message: blockMessage(failure.block) }) as never
     case "InvoiceNotFound":
