@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the `fatura` program.
+import { readFileSync } from "node:fs"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Exit, Runtime } from "effect"
 import * as Cli from "./Cli.js"
@@ -8,4 +9,7 @@ import * as Cli from "./Cli.js"
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
-Cli.run("0.0.0").pipe(NodeRuntime.runMain({ teardown }))
+// The version changesets gave this app, so that `fatura --version` says what a deployment runs.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+
+Cli.run(version).pipe(NodeRuntime.runMain({ teardown }))

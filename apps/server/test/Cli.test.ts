@@ -1,7 +1,7 @@
 // SPEC 12.2: the built `fatura` program as a newcomer runs it — first start on an empty embedded database
 // prints a working demo key — and the company and key commands on a database of their own.
 import { type ChildProcess, execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -238,6 +238,13 @@ describe("fatura company and keys commands", () => {
     const refused = await failureOf("company", "pix-key", companyId, "pix@")
     expect(refused.code).not.toBe(0)
     expect(refused.output).toContain("is not a valid email address")
+  })
+
+  it("says the version changesets gave the app", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+    const { stdout } = await fatura(dataDir, "--version")
+    expect(stdout.trim()).toContain(version)
+    expect(version).not.toBe("0.0.0")
   })
 
   it("migrates idempotently", async () => {
