@@ -22,6 +22,11 @@ const documents = [
   ...packageDirs.map((dir) => join(dir, "README.md"))
 ]
 
+// A library's README travels in its tarball: a link out of its folder is dead on the registry.
+const published = new Set(
+  packageDirs.filter((dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).private !== true)
+)
+
 const problems = []
 const examplePattern = /<!-- example: (\S+) -->\n```(?:ts|typescript|js|sh)\n([\s\S]*?)```/g
 const linkPattern = /\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<(https?:\/\/[^>\s]+)>/g
@@ -51,6 +56,9 @@ for (const file of documents) {
     }
     const path = resolve(dirname(file), target.split("#")[0])
     if (relative(root, path).startsWith("..")) problems.push(`${name} links outside the repository: ${target}`)
+    else if (published.has(dirname(file)) && relative(dirname(file), path).startsWith("..")) {
+      problems.push(`${name} is published with its package, where ${target} does not exist`)
+    }
     else if (!existsSync(path)) problems.push(`${name} links to a file that does not exist: ${target}`)
   }
 }
