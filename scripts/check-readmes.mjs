@@ -58,8 +58,7 @@ for (const file of documents) {
     if (relative(root, path).startsWith("..")) problems.push(`${name} links outside the repository: ${target}`)
     else if (published.has(dirname(file)) && relative(dirname(file), path).startsWith("..")) {
       problems.push(`${name} is published with its package, where ${target} does not exist`)
-    }
-    else if (!existsSync(path)) problems.push(`${name} links to a file that does not exist: ${target}`)
+    } else if (!existsSync(path)) problems.push(`${name} links to a file that does not exist: ${target}`)
   }
 }
 
