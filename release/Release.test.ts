@@ -219,6 +219,7 @@ describe("the published libraries", () => {
     const typechecked = await tsc(project, ["Merchant.ts"])
     expect(typechecked.exitCode, typechecked.output).toBe(0)
     expectMerchantSucceeded(await runMerchant(join(project, "Merchant.ts"), server!, project))
+    expect(server!.contractProblems()).toEqual([])
   }, 90_000)
 
   it("serve an OpenAPI document from which a generated client handles 400, 409 and 429 by its types", async () => {
@@ -244,5 +245,6 @@ describe("the published libraries", () => {
     expect(ran.output).toMatch(/^400 invalid_request: payer\.cpf_cnpj, payer\.email$/m)
     expect(ran.output).toMatch(/^409 idempotency_conflict: /m)
     expect(ran.output).toMatch(/^429 rate_limited within \d+ requests: retry after \d+ s$/m)
+    expect(server!.contractProblems()).toEqual([])
   }, 90_000)
 })

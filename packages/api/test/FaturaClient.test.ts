@@ -1,7 +1,7 @@
 // The client in one call against a real server: the merchant's side with its secret key, the payer's side with the
 // public token and the checkout token, typed errors, an HTTP client of the caller's choosing, and input the contract
-// refuses stopped before it leaves the process.
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+// refuses stopped before it leaves the process. Every answer the client gets is one the served OpenAPI document tells.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { FetchHttpClient, HttpClient, type HttpClientRequest } from "effect/http"
 import { FaturaClient } from "../src/index.js"
@@ -31,6 +31,9 @@ describe("FaturaClient", () => {
     server = await startFaturaServer()
   })
   afterAll(() => server.stop())
+  afterEach(() => {
+    expect(server.contractProblems(), "answers the served OpenAPI document does not tell").toEqual([])
+  })
 
   const merchant = () => FaturaClient.make({ baseUrl: server.url, secretKey: server.secretKey })
 

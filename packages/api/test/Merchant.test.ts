@@ -1,6 +1,7 @@
 // The README's example against a real server: a pix invoice created, found and paid in the sandbox, its signed
-// postback verified, and an unknown invoice answered with a typed NotFound.
-import { afterAll, beforeAll, describe, it } from "@effect/vitest"
+// postback verified, and an unknown invoice answered with a typed NotFound; every answer it got is one the served
+// OpenAPI document tells.
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type FaturaServer, startFaturaServer } from "./support/FaturaServer.js"
 import { expectMerchantSucceeded, runMerchant } from "./support/MerchantRun.js"
 
@@ -16,5 +17,6 @@ describe("the Merchant example", () => {
 
   it("creates, finds and is told of the payment of a pix invoice, and handles an unknown one", async () => {
     expectMerchantSucceeded(await runMerchant(example, server))
+    expect(server.contractProblems()).toEqual([])
   })
 })

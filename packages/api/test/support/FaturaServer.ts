@@ -1,10 +1,12 @@
 // A real Fatura server for the client's tests: `fatura serve` from this checkout's build, on the embedded database
-// in a directory of its own, on a free port, with the demo company's test key and webhook secret it prints.
+// in a directory of its own, on a free port, with the demo company's test key and webhook secret it prints. Clients
+// reach it through a proxy that holds every answer to the OpenAPI document the server serves.
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { startContractProxy } from "./ContractProxy.js"
 
 const main = new URL("../../../../apps/server/dist/main.js", import.meta.url).pathname
 
@@ -18,6 +20,7 @@ export const freePort = () =>
   })
 
 export interface FaturaServer {
+  /** Where clients go: the server behind the contract-checking proxy. */
   readonly url: string
   /** The demo company's test key (`sk_test_…`). */
   readonly secretKey: string
@@ -25,6 +28,8 @@ export interface FaturaServer {
   readonly webhookSecret: string
   /** All it printed so far. */
   readonly output: () => string
+  /** Each answer so far that the served OpenAPI document does not tell, with why. */
+  readonly contractProblems: () => ReadonlyArray<string>
   /** Stops it (SIGTERM, waiting for its exit) and removes its database. */
   readonly stop: () => Promise<void>
 }
@@ -75,5 +80,19 @@ export const startFaturaServer = async (env: NodeJS.ProcessEnv = {}): Promise<Fa
     await stop()
     throw new Error(`the server printed no demo key and webhook secret:\n${output}`)
   }
-  return { url: `http://127.0.0.1:${port}`, secretKey, webhookSecret, output: () => output, stop }
+  const proxy = await startContractProxy(`http://127.0.0.1:${port}`).catch(async (error) => {
+    await stop()
+    throw error
+  })
+  return {
+    url: proxy.url,
+    secretKey,
+    webhookSecret,
+    output: () => output,
+    contractProblems: proxy.problems,
+    stop: async () => {
+      await proxy.close()
+      await stop()
+    }
+  }
 }
