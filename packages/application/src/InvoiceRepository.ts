@@ -68,7 +68,10 @@ export interface CardSettlement {
 export interface ListFilter {
   readonly companyId: Company.CompanyId
   readonly mode: Invoice.Mode
-  /** Only invoices older than this one (ids grow with time). */
+  /**
+   * Only the invoices listed after this one. A list is newest first: by creation time, and by id among invoices
+   * created at the same instant.
+   */
   readonly beforeId: Invoice.InvoiceId | null
   readonly status: InvoiceStatus.InvoiceStatus | null
   readonly method: PaymentMethod.PaymentMethod | null

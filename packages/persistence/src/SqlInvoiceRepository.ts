@@ -360,18 +360,31 @@ export const layer = Layer.effect(
           return Option.getOrThrow(yield* findById(invoice.id))
         }).pipe(storage),
 
+      // Newest first by creation time, then id: each filter has an index in that order (migration 0010), so a page
+      // reads its own rows whatever the size of the company's history. The cursor is written as a plain bound on
+      // created_at plus a tie-break, not as a row comparison, so that the index starts its walk from the tighter of
+      // it and `created_lte`; a row comparison would always be taken first.
       list: (filter) => {
+        const cursorCreatedAt = sql`(SELECT created_at FROM invoices WHERE id = ${filter.beforeId})`
         const conditions = [
           sql`i.company_id = ${filter.companyId}`,
           sql`i.mode = ${filter.mode}`,
-          ...(filter.beforeId === null ? [] : [sql`i.id < ${filter.beforeId}`]),
+          ...(filter.beforeId === null
+            ? []
+            : [
+                sql`i.created_at <= ${cursorCreatedAt}`,
+                sql`(i.created_at < ${cursorCreatedAt} OR i.id < ${filter.beforeId})`
+              ]),
           ...(filter.status === null ? [] : [sql`i.status = ${filter.status}`]),
           ...(filter.method === null ? [] : [sql`i.method = ${filter.method}`]),
           ...(filter.createdGte === null ? [] : [sql`i.created_at >= ${filter.createdGte}::timestamptz`]),
           ...(filter.createdLte === null ? [] : [sql`i.created_at <= ${filter.createdLte}::timestamptz`]),
           ...(filter.externalRef === null ? [] : [sql`i.external_ref = ${filter.externalRef}`])
         ]
-        return sql`${selectInvoice} WHERE ${sql.and(conditions)} ORDER BY i.id DESC LIMIT ${filter.limit + 1}`.pipe(
+        return sql`
+          ${selectInvoice} WHERE ${sql.and(conditions)}
+          ORDER BY i.created_at DESC, i.id DESC
+          LIMIT ${filter.limit + 1}`.pipe(
           Effect.map((rows) => rows.map(toInvoice)),
           storage
         )

@@ -3,7 +3,13 @@
 // repeats; every move writes its status, timeline entry, ledger entries and refund, and the running totals follow
 // the ledger; the ledger is append-only; the expiry sweep finds what is due and locks only what is still pending.
 import { expect } from "@effect/vitest"
-import { CompanyRepository, InvoiceRepository, type ListFilter, Transactions } from "@fatura/application"
+import {
+  CompanyRepository,
+  InvoiceRepository,
+  type ListFilter,
+  type NewInvoice,
+  Transactions
+} from "@fatura/application"
 import { Cents, type Company, type Invoice, Ledger, Timestamp } from "@fatura/domain"
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
@@ -263,6 +269,65 @@ onEachDatabase("InvoiceRepository", (it, database) => {
       expect(yield* listedIds(filterOf(company, { externalRef: "A", method: "pix" }))).toEqual(ids(paidPix))
       expect(yield* listedIds(filterOf(company, { externalRef: "none" }))).toEqual([])
       expect(yield* listedIds(filterOf(company, { status: "pending", beforeId: slip.id }))).toEqual(ids(pendingPix))
+    })
+  )
+
+  it.effect("pages every filter by cursor, newest first by creation time and by id within an instant", () =>
+    Effect.gen(function* () {
+      const invoices = yield* InvoiceRepository
+      const company = yield* aCompany()
+      const invoice = (seconds: number, changes: Partial<NewInvoice> = {}) =>
+        anInvoice(company, { createdAt: at(seconds), ...changes })
+      const paid = { status: "paid", paidAt: at(50) } as const
+      const refused = { method: "credit_card", status: "refused", refusedReason: "card_declined" } as const
+      // Written in this order, so their ids do not follow their creation times, and three share one instant.
+      const i0 = yield* invoice(30, { externalRef: "A" })
+      const i1 = yield* invoice(10, { method: "bank_slip", externalRef: "B" })
+      const i2 = yield* invoice(30, { ...paid, externalRef: "A" })
+      const i3 = yield* invoice(20, { ...refused, externalRef: "A" })
+      const i4 = yield* invoice(40)
+      const i5 = yield* invoice(10, { ...paid, externalRef: "A" })
+      const i6 = yield* invoice(20, { method: "bank_slip", externalRef: "B" })
+      const i7 = yield* invoice(30, refused)
+      const newestFirst = [i4, i7, i2, i0, i6, i3, i5, i1]
+      const ids = (...found: ReadonlyArray<Invoice.Invoice>) => found.map((listed) => listed.id)
+
+      const cases: ReadonlyArray<[Partial<ListFilter>, (invoice: Invoice.Invoice) => boolean]> = [
+        [{}, () => true],
+        [{ status: "pending" }, (i) => i.status === "pending"],
+        [{ status: "paid" }, (i) => i.status === "paid"],
+        [{ method: "pix" }, (i) => i.method === "pix"],
+        [{ method: "credit_card" }, (i) => i.method === "credit_card"],
+        [{ createdGte: at(20) }, (i) => i.createdAt >= at(20)],
+        [{ createdLte: at(30) }, (i) => i.createdAt <= at(30)],
+        [{ createdGte: at(20), createdLte: at(30) }, (i) => i.createdAt >= at(20) && i.createdAt <= at(30)],
+        [{ externalRef: "A" }, (i) => i.externalRef === "A"],
+        [{ externalRef: "A", method: "pix" }, (i) => i.externalRef === "A" && i.method === "pix"],
+        [{ status: "refused", createdLte: at(20) }, (i) => i.status === "refused" && i.createdAt <= at(20)]
+      ]
+      for (const [changes, matches] of cases) {
+        const expected = ids(...newestFirst.filter(matches))
+        for (const limit of [1, 2, 3, 100]) {
+          const walked: Array<Invoice.InvoiceId> = []
+          let beforeId: Invoice.InvoiceId | null = null
+          // Bounded, so that a cursor that stops moving fails the case instead of hanging it.
+          for (let pages = 0; pages <= newestFirst.length; pages++) {
+            const rows: ReadonlyArray<Invoice.Invoice> = yield* invoices.list(
+              filterOf(company, { ...changes, beforeId, limit })
+            )
+            walked.push(...rows.slice(0, limit).map((row) => row.id))
+            if (rows.length <= limit) break
+            beforeId = rows[limit - 1]!.id
+          }
+          expect(walked, `${JSON.stringify(changes)}, pages of ${limit}`).toEqual(expected)
+        }
+      }
+
+      // A cursor taken from another walk: what follows it in the list that the filter makes.
+      expect(yield* listedIds(filterOf(company, { createdLte: at(20), beforeId: i4.id }))).toEqual(ids(i6, i3, i5, i1))
+      expect(yield* listedIds(filterOf(company, { status: "pending", beforeId: i7.id }))).toEqual(ids(i0, i6, i1))
+      expect(yield* listedIds(filterOf(company, { createdGte: at(20), beforeId: i6.id }))).toEqual(ids(i3))
+      expect(yield* listedIds(filterOf(company, { beforeId: i1.id }))).toEqual([])
     })
   )
 

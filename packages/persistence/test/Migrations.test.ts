@@ -2,11 +2,11 @@
 // second run, or a second process starting at the same moment, applies nothing again; a database left at an earlier
 // migration is brought up to date with what it held.
 import { describe, expect, it } from "@effect/vitest"
-import { IdempotencyStore, Transactions } from "@fatura/application"
-import type { Company } from "@fatura/domain"
+import { IdempotencyStore, InvoiceRepository, type ListFilter, Transactions } from "@fatura/application"
+import type { Company, Invoice } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Migrations, SqlIdempotencyStore, SqlTransactions } from "../src/index.js"
+import { Migrations, SqlIdempotencyStore, SqlInvoiceRepository, SqlTransactions } from "../src/index.js"
 import { emptyDatabase, testDatabases } from "./support/TestDatabases.js"
 
 const allMigrations = [
@@ -18,7 +18,8 @@ const allMigrations = [
   [6, "running_totals"],
   [7, "idempotency_claims_in_transaction"],
   [8, "webhook_secrets_per_mode"],
-  [9, "idempotency_by_principal"]
+  [9, "idempotency_by_principal"],
+  [10, "list_indexes"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
@@ -92,6 +93,65 @@ for (const database of testDatabases) {
           )
         )
       )
+    )
+
+    it.live("index the invoices a database already holds, which then list newest first", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* Migrations.runThrough("0009_idempotency_by_principal")).toEqual(allMigrations.slice(0, 9))
+        const [company] = yield* sql`
+          INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, created_at,
+                                 updated_at)
+          VALUES ('11222333000181', 'Loja', 'Loja', 'a@loja.example', '{}'::jsonb, false, 'a@loja.example', now(),
+                  now())
+          RETURNING id`
+        const companyId = Number(company!.id) as Company.CompanyId
+        const [client] = yield* sql`
+          INSERT INTO clients (company_id, mode, document_type, document_number, name, email, created_at, updated_at)
+          VALUES (${companyId}, 'test', 'cpf', '52998224725', 'Maria', 'maria@pagadora.example', now(), now())
+          RETURNING id`
+        // Written out of the order of their creation times.
+        const stored = yield* sql`
+          INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
+                                traceable, external_ref, items, payer, token_checkout, fee, created_at, updated_at)
+          SELECT gen_random_uuid(), ${companyId}, ${Number(client!.id)}, 'test', 'pix', 'pending', 1000, 1, false,
+                 'order-' || n, '[]'::jsonb, '{}'::jsonb, 'token-' || n, '{}'::jsonb, created_at, created_at
+          FROM (VALUES (1, '2026-03-02T12:00:20Z'::timestamptz), (2, '2026-03-02T12:00:10Z'),
+                       (3, '2026-03-02T12:00:30Z')) AS v (n, created_at)
+          ORDER BY n
+          RETURNING id`
+        const [second, first, third] = stored.map((row) => Number(row.id))
+
+        expect(yield* Migrations.run).toEqual(allMigrations.slice(9))
+
+        const indexes = yield* sql`SELECT indexname FROM pg_indexes WHERE tablename = 'invoices' ORDER BY indexname`
+        expect(indexes.map((row) => row.indexname)).toEqual(
+          expect.arrayContaining([
+            "invoices_company_mode_created",
+            "invoices_company_mode_external_ref",
+            "invoices_company_mode_method",
+            "invoices_company_mode_status"
+          ])
+        )
+        expect(indexes.map((row) => row.indexname)).not.toContain("invoices_company_mode")
+        const invoices = yield* InvoiceRepository
+        const filter: ListFilter = {
+          companyId,
+          mode: "test",
+          beforeId: null,
+          status: null,
+          method: null,
+          createdGte: null,
+          createdLte: null,
+          externalRef: null,
+          limit: 10
+        }
+        const listed = (changes: Partial<ListFilter>) =>
+          Effect.map(invoices.list({ ...filter, ...changes }), (rows) => rows.map((row) => row.id))
+        expect(yield* listed({})).toEqual([third, second, first])
+        expect(yield* listed({ externalRef: "order-1" })).toEqual([second])
+        expect(yield* listed({ beforeId: second as Invoice.InvoiceId })).toEqual([first])
+      }).pipe(Effect.provide(SqlInvoiceRepository.layer.pipe(Layer.provideMerge(emptyDatabase(database)))))
     )
   })
 }

@@ -30,6 +30,10 @@ const findRow = (tables: Tables, companyId: Company.CompanyId, mode: Invoice.Mod
       )
     : Option.fromNullishOr([...tables.invoices.values()].find((row) => matches(row, companyId, mode, reference)))
 
+/** The order of a list: newest first by creation time, then by id (timestamps of one format sort as strings). */
+const newestFirst = (a: InvoiceRow, b: InvoiceRow) =>
+  a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1
+
 /** The checks of the invoices table that a use case could break. */
 const checkInvoice = (row: Pick<InvoiceRow, "amount" | "installments" | "refundedAmount">) => {
   if (!(row.amount > 0)) return violated("invoices_amount_check", `amount ${row.amount} is not positive`)
@@ -316,23 +320,24 @@ export const layer = Layer.effect(
         ),
 
       list: (filter) =>
-        database.read((tables) =>
-          [...tables.invoices.values()]
+        database.read((tables) => {
+          const cursor = filter.beforeId === null ? undefined : tables.invoices.get(filter.beforeId)
+          return [...tables.invoices.values()]
             .filter(
               (row) =>
                 row.companyId === filter.companyId &&
                 row.mode === filter.mode &&
-                (filter.beforeId === null || row.id < filter.beforeId) &&
+                (filter.beforeId === null || (cursor !== undefined && newestFirst(cursor, row) < 0)) &&
                 (filter.status === null || row.status === filter.status) &&
                 (filter.method === null || row.method === filter.method) &&
                 (filter.createdGte === null || row.createdAt >= filter.createdGte) &&
                 (filter.createdLte === null || row.createdAt <= filter.createdLte) &&
                 (filter.externalRef === null || row.externalRef === filter.externalRef)
             )
-            .sort((a, b) => b.id - a.id)
+            .sort(newestFirst)
             .slice(0, filter.limit + 1)
             .map((row) => toInvoice(tables, row))
-        ),
+        }),
 
       findDueForExpiry: (now, today, limit) =>
         database.read((tables) =>
