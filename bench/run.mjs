@@ -7,6 +7,10 @@
 // postgres://postgres@127.0.0.1:5432/postgres), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_ROUNDS (2),
 // BENCH_CONNECTIONS (32), BENCH_SEED (2000), BENCH_SEED_EMBEDDED (300), BENCH_PAYERS (1000: the creates rotate over
 // that many payers; with 1 every create upserts the same client row, and its row lock serializes them).
+//
+// `pnpm bench --invoices N` measures something else: how the reads of one company cost as its history grows from
+// BENCH_SEED invoices to N (bench/growth.mjs), on Postgres. Env: BENCH_SAMPLES (200 timed requests per read),
+// BENCH_SAMPLE_WARMUP (20).
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -14,8 +18,10 @@ import { createServer } from "node:net"
 import os from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
 import autocannon from "autocannon"
 import pg from "pg"
+import * as growth from "./growth.mjs"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const fromEnv = (name, fallback) => process.env[name] ?? fallback
@@ -32,7 +38,14 @@ const settings = {
   connections: numberFromEnv("BENCH_CONNECTIONS", 32),
   seed: numberFromEnv("BENCH_SEED", 2000),
   seedEmbedded: numberFromEnv("BENCH_SEED_EMBEDDED", 300),
-  payers: numberFromEnv("BENCH_PAYERS", 1000)
+  payers: numberFromEnv("BENCH_PAYERS", 1000),
+  samples: numberFromEnv("BENCH_SAMPLES", 200),
+  sampleWarmup: numberFromEnv("BENCH_SAMPLE_WARMUP", 20)
+}
+const { values: args } = parseArgs({ options: { invoices: { type: "string" } } })
+const invoices = args.invoices === undefined ? undefined : Number(args.invoices)
+if (invoices !== undefined && !(Number.isInteger(invoices) && invoices > settings.seed)) {
+  throw new Error(`--invoices must be a whole number above BENCH_SEED (${settings.seed})`)
 }
 const targets = { throughputRatio: 0.8, p99Ratio: 1.5, rssMb: 256 }
 const maxErrorRate = 0.01
@@ -434,7 +447,8 @@ const adminQuery = async (sql) => {
   }
 }
 
-const postgresScenarios = async (results) => {
+/** A new database on the admin URL's server, dropped at the end. */
+const freshDatabase = async () => {
   const database = `fatura_bench_${randomBytes(6).toString("hex")}`
   await adminQuery(`CREATE DATABASE ${database}`)
   cleanups.push(async () => {
@@ -444,7 +458,11 @@ const postgresScenarios = async (results) => {
   const databaseUrl = new URL(settings.adminUrl)
   databaseUrl.pathname = `/${database}`
   log(`database ${database}`)
+  return databaseUrl
+}
 
+const postgresScenarios = async (results) => {
+  const databaseUrl = await freshDatabase()
   const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href })
   const key = await secretKeyOf(service)
   log(`service pid ${service.server.pid} on ${service.url}; seeding ${settings.seed} pix invoices`)
@@ -508,6 +526,32 @@ const embeddedScenarios = async (results) => {
   await stopProcess(service.server)
 }
 
+/** `--invoices N`: one company's reads at BENCH_SEED invoices and at N (bench/growth.mjs). */
+const growthStudy = async (total) => {
+  const databaseUrl = await freshDatabase()
+  const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href })
+  // Three companies: the invoices that the seeding copies, a small history, a large one.
+  const keys = [await secretKeyOf(service), await secretKeyOf(service), await secretKeyOf(service)]
+  const db = new pg.Client({ connectionString: databaseUrl.href })
+  db.on("error", () => undefined) // the cleanup's DROP … WITH (FORCE) may end it
+  await db.connect()
+  cleanups.push(() => db.end())
+  log(`service pid ${service.server.pid} on ${service.url}`)
+  const report = await growth.study({
+    db,
+    url: service.url,
+    keys,
+    small: settings.seed,
+    total,
+    warmup: settings.sampleWarmup,
+    samples: settings.samples,
+    target: 1.2,
+    log
+  })
+  await stopProcess(service.server)
+  return report
+}
+
 const main = async () => {
   const cpus = os.cpus()
   const { rows } = await adminQuery("SELECT version()")
@@ -517,6 +561,14 @@ const main = async () => {
     `${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${postgres}, ${os.platform()} ${os.release()}`
   log(machine)
   const loadBefore = os.loadavg()[0]
+  if (invoices !== undefined) {
+    const study = await growthStudy(invoices)
+    await cleanup()
+    const load = `1-minute load average before ${loadBefore.toFixed(2)}, after ${os.loadavg()[0].toFixed(2)}`
+    process.stdout.write(`\nMachine: ${machine}; ${load}\n\n${study}\n\n`)
+    log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+    return 0
+  }
   const results = []
   await postgresScenarios(results)
   await embeddedScenarios(results)
