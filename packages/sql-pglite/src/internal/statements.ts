@@ -2,7 +2,7 @@
 // which in WebAssembly costs more than running it (a 4 KB select with subqueries: about 3 ms to plan, 1 ms to run).
 // A statement with parameters is parsed once under a name and then only bound and executed, so PostgreSQL can keep
 // its plan; the least recently used names are closed beyond a bound. A statement without parameters (transaction
-// control, savepoints with ever-new names, DDL) goes through `query` as before.
+// control, savepoints with ever-new names, DDL) is parsed and run unnamed. Each exchange is one call into PGlite.
 import type { ParserOptions, PGlite, PGliteInterface, Results, RowMode, SerializerOptions } from "@electric-sql/pglite"
 import { parse, protocol, types } from "@electric-sql/pglite"
 
@@ -37,29 +37,30 @@ export const make = (pglite: PGliteInterface, options: Options) => {
     options.serializers[type] ?? instance.serializers?.[type] ?? types.serializers[type]
   let named = 0
 
-  const send = async (message: Uint8Array) => (await pglite.execProtocol(message, { syncToFs: false })).messages
-
-  /** Ends an extended-protocol exchange (after an error too, which makes the server skip to the next Sync). */
-  const sync = (syncToFs: boolean) => pglite.execProtocol(serialize.sync(), { syncToFs })
-
-  const close = async (statement: Prepared) => {
-    try {
-      await send(serialize.close({ type: "S", name: statement.name }))
-    } finally {
-      await sync(false)
+  /**
+   * Sends one extended-protocol exchange ending in Sync, as one buffer: one call into PGlite instead of one a message.
+   * After an error the server skips to the Sync, so the session is ready for the next exchange either way.
+   */
+  const exchange = async (messages: ReadonlyArray<Uint8Array>, syncToFs: boolean) => {
+    const all = [...messages, serialize.sync()]
+    const buffer = new Uint8Array(all.reduce((length, message) => length + message.length, 0))
+    let offset = 0
+    for (const message of all) {
+      buffer.set(message, offset)
+      offset += message.length
     }
+    return (await pglite.execProtocol(buffer, { syncToFs })).messages
   }
+
+  const close = (statement: Prepared) => exchange([serialize.close({ type: "S", name: statement.name })], false)
 
   const prepare = async (key: string, sql: string, types: ReadonlyArray<number>): Promise<Prepared> => {
     const name = `fatura_sql_pglite_${named++}`
-    let described: ReadonlyArray<unknown>
-    try {
-      await send(serialize.parse({ name, text: sql, types: [...types] }))
-      described = await send(serialize.describe({ type: "S", name }))
-    } finally {
-      await sync(false)
-    }
-    const statement = { name, parameterTypes: parse.parseDescribeStatementResults(described as never) }
+    const described = await exchange(
+      [serialize.parse({ name, text: sql, types: [...types] }), serialize.describe({ type: "S", name })],
+      false
+    )
+    const statement = { name, parameterTypes: parse.parseDescribeStatementResults(described) }
     prepared.set(key, statement)
     if (prepared.size > options.capacity) {
       const [oldestKey, oldest] = prepared.entries().next().value as [string, Prepared]
@@ -69,24 +70,31 @@ export const make = (pglite: PGliteInterface, options: Options) => {
     return statement
   }
 
-  const execute = async (statement: Prepared, values: ReadonlyArray<unknown>, rowMode: RowMode) => {
+  /** Binds `values` to a parsed statement (the unnamed one when `name` is empty), runs it and reads its rows. */
+  const execute = async (
+    before: ReadonlyArray<Uint8Array>,
+    statement: Prepared,
+    values: ReadonlyArray<unknown>,
+    rowMode: RowMode
+  ) => {
     const text = values.map((value, index) => {
       if (value === null || value === undefined) return null
       const serializer = serializerOf(statement.parameterTypes[index]!)
       return serializer === undefined ? String(value) : (serializer(value) as string)
     })
-    const messages = []
-    try {
-      messages.push(
-        ...(await send(serialize.bind({ statement: statement.name, values: text }))),
-        ...(await send(serialize.describe({ type: "P" }))),
-        ...(await send(serialize.execute({})))
-      )
-    } finally {
-      messages.push(...(await sync(true)).messages)
-    }
+    const messages = await exchange(
+      [
+        ...before,
+        serialize.bind({ statement: statement.name, values: text }),
+        serialize.describe({ type: "P" }),
+        serialize.execute({})
+      ],
+      true
+    )
     return parse.parseResults(messages, defaultParsers(), { rowMode, parsers: options.parsers })[0] as Results<unknown>
   }
+
+  const unnamed: Prepared = { name: "", parameterTypes: [] }
 
   const run = async (sql: string, values: ReadonlyArray<unknown>, types: ReadonlyArray<number>, rowMode: RowMode) => {
     const key = `${types.join(",")} ${sql}`
@@ -98,18 +106,23 @@ export const make = (pglite: PGliteInterface, options: Options) => {
     }
     const statement = known ?? (await prepare(key, sql, types))
     try {
-      return await execute(statement, values, rowMode)
+      return await execute([], statement, values, rowMode)
     } catch (cause) {
       if (!isStalePlan(cause)) throw cause
       prepared.delete(key)
       await close(statement)
-      return await execute(await prepare(key, sql, types), values, rowMode)
+      return await execute([], await prepare(key, sql, types), values, rowMode)
     }
   }
 
-  /** Runs one statement, prepared once per text and parameter types when it has parameters. */
+  /**
+   * Runs one statement: prepared once per text and parameter types when it has parameters, else parsed and run in
+   * one exchange as the unnamed statement.
+   */
   return (sql: string, values: ReadonlyArray<unknown>, types: ReadonlyArray<number>, rowMode: RowMode) =>
-    values.length === 0
-      ? pglite.query(sql, [], { rowMode, parsers: options.parsers, serializers: options.serializers })
-      : pglite.runExclusive(() => run(sql, values, types, rowMode))
+    pglite.runExclusive(() =>
+      values.length === 0
+        ? execute([serialize.parse({ text: sql })], unnamed, [], rowMode)
+        : run(sql, values, types, rowMode)
+    )
 }
