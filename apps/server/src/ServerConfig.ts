@@ -27,6 +27,16 @@ export const load = Effect.gen(function* () {
     Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
     "FATURA_RATE_LIMIT"
   ).pipe(Config.withDefault(100))
+  const redisUrl = yield* Config.schema(
+    Schema.String.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (url: string) => url === "" || /^rediss?:\/\/./.test(url) || "must be a redis:// or rediss:// URL"
+        )
+      )
+    ),
+    "REDIS_URL"
+  ).pipe(Config.withDefault(""))
   return {
     port,
     host,
@@ -35,6 +45,7 @@ export const load = Effect.gen(function* () {
     publicBaseUrl,
     allowPrivatePostbacksInTest,
     rateLimitPerKey,
+    redisUrl,
     logLevel: logLevels[logLevel]
   }
 })

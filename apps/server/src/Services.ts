@@ -27,6 +27,8 @@ export interface Settings {
   readonly allowPrivatePostbacksInTest: boolean
   /** Where postbacks may go (SPEC 8.4): the network check unless given, which only tests do. */
   readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
+  /** Whether to migrate the database first: unless another process (the primary of `serve --workers`) already has. */
+  readonly migrate?: boolean | undefined
 }
 
 export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
@@ -50,5 +52,9 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
         Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest)
       )
     ),
-    Layer.provideMerge(Database.layer(database))
+    Layer.provideMerge(
+      settings.migrate === false
+        ? Database.repositories(database).pipe(Layer.provideMerge(Database.client(database)))
+        : Database.layer(database)
+    )
   )
