@@ -1,7 +1,7 @@
 // `fatura serve`: the HTTP server over the configured database, with the demo company on a fresh embedded one.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { Companies, Expirations, Postbacks } from "@fatura/application"
+import { Companies, Expirations, Postbacks, Retention } from "@fatura/application"
 import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { Console, Effect, Layer, Option, References } from "effect"
@@ -25,16 +25,21 @@ const printDemoCompany = Effect.gen(function* () {
   )
 })
 
+/** How often what is past its retention is purged: often enough that each purge finds a batch or a few. */
+const retentionInterval = "1 minute"
+
 /**
- * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices and delivers postbacks in
- * the background.
+ * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks and purges
+ * what is past its retention in the background.
  */
 const embeddedWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const expirations = yield* Expirations
     const postbacks = yield* Postbacks
+    const retention = yield* Retention
     yield* Effect.forkScoped(expirations.run("5 seconds"))
     yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
+    yield* Effect.forkScoped(retention.run(retentionInterval))
   })
 )
 
