@@ -10,7 +10,9 @@ import {
   Invoices,
   Postbacks,
   type PostbackTargets,
-  PublicBaseUrl
+  PublicBaseUrl,
+  Retention,
+  RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import {
@@ -29,6 +31,8 @@ export interface Settings {
   readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
   /** Whether to migrate the database first: unless another process (the primary of `serve --workers`) already has. */
   readonly migrate?: boolean | undefined
+  /** How long stored idempotent responses and events are kept: the application's defaults unless given. */
+  readonly retention?: RetentionPeriods | undefined
 }
 
 export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
@@ -39,6 +43,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Invoices.layer,
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
     Postbacks.layer,
+    Retention.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(
@@ -49,7 +54,8 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),
-        Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest)
+        Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest),
+        settings.retention === undefined ? Layer.empty : Layer.succeed(RetentionPeriods, settings.retention)
       )
     ),
     Layer.provideMerge(

@@ -18,7 +18,8 @@ const allMigrations = [
   [6, "running_totals"],
   [7, "idempotency_claims_in_transaction"],
   [8, "webhook_secrets_per_mode"],
-  [9, "idempotency_by_principal"]
+  [9, "idempotency_by_principal"],
+  [10, "retention"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
