@@ -1,6 +1,8 @@
 // `pnpm bench`: the service against a hand-written baseline (bench/baseline.mjs) on the same fresh Postgres
 // database, loaded alternately with autocannon, then the service alone on its embedded database (PGlite). Prints a
-// Markdown report: requests/s, latency, peak RSS and the ratios to the baseline, with the targets marked.
+// Markdown report: requests/s, latency, peak RSS and the ratios to the baseline, with the targets marked. Beside the
+// baseline the service runs as one process (`--workers 1`); then, on the same database, as one worker per core (the
+// default of `--workers`), alone, for the all-cores figure.
 // Measures, does not judge: exits 0 whatever the targets say (1 only when a run could not be measured).
 //
 // Env (all optional): BENCH_ADMIN_URL (a Postgres URL whose server gets the fresh database; default
@@ -146,13 +148,25 @@ const waitUntilHealthy = async (server, url) => {
   throw failure(server, "did not answer /health within 60 s")
 }
 
-/** Peak resident set size (VmHWM) of a running process, in MB. */
-const peakRssMb = (server) => {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))
-  return match === null ? Number.NaN : Number(match[1]) / 1024
+/** A process and its descendants (the workers of `fatura serve --workers N`), by pid. */
+const processTree = (pid) => {
+  let children = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    // gone
+  }
+  return [pid, ...children.flatMap(processTree)]
 }
 
-const startService = async (name, database) => {
+/** Peak resident set size (VmHWM) of a running process, with its workers' added, in MB. */
+const peakRssMb = (server) =>
+  processTree(server.pid).reduce((total, pid) => {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return total + (match === null ? Number.NaN : Number(match[1]) / 1024)
+  }, 0)
+
+const startService = async (name, database, serveArgs = []) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", PUBLIC_BASE_URL: url }
@@ -161,7 +175,7 @@ const startService = async (name, database) => {
   delete env.DATABASE_URL
   delete env.FATURA_DATA_DIR
   Object.assign(env, database)
-  const server = startProcess(name, ["apps/server/dist/main.js", "serve"], env)
+  const server = startProcess(name, ["apps/server/dist/main.js", "serve", ...serveArgs], env)
   await waitUntilHealthy(server, url)
   return { server, url, env }
 }
@@ -296,12 +310,13 @@ const percentile = (sorted, p) =>
 
 const emptyTotals = () => ({ ok: 0, non2xx: 0, errors: 0, seconds: 0, cpuMs: 0, latencies: [], rounds: [] })
 
-/** CPU time (user + system) a process has used so far, in ms; ticks of 10 ms on Linux. */
-const cpuMsOf = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
+/** CPU time (user + system) a process and its workers have used so far, in ms; ticks of 10 ms on Linux. */
+const cpuMsOf = (pid) =>
+  processTree(pid).reduce((total, each) => {
+    const stat = readFileSync(`/proc/${each}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return total + (Number(fields[11]) + Number(fields[12])) * 10
+  }, 0)
 
 const summary = (totals) => {
   const sorted = Float64Array.from(totals.latencies).sort()
@@ -363,7 +378,8 @@ const report = ({ machine, load, results }) => {
   lines.push(`Machine: ${machine}; ${load}`)
   lines.push(
     `Load: autocannon, ${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per server ` +
-      `on Postgres (alternating, ${settings.warmup} s warm-up before each), 1 × ${settings.duration} s on PGlite; ` +
+      `on Postgres (alternating, ${settings.warmup} s warm-up before each), 1 × ${settings.duration} s with ` +
+      `workers and on PGlite; ` +
       "req/s counts 2xx only"
   )
   lines.push("")
@@ -424,7 +440,8 @@ const report = ({ machine, load, results }) => {
   lines.push("")
   lines.push(
     "Peak RSS is VmHWM of the whole server process over all its scenarios (the Postgres rows share one service " +
-      "and one baseline process). non-2xx counts service / baseline."
+      "and one baseline process); for the rows with workers, the sum of every process's peak. non-2xx counts " +
+      "service / baseline."
   )
   if (invalidRuns.length > 0) {
     lines.push("")
@@ -463,7 +480,7 @@ const freshDatabase = async () => {
 
 const postgresScenarios = async (results) => {
   const databaseUrl = await freshDatabase()
-  const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href })
+  const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href }, ["--workers", "1"])
   const key = await secretKeyOf(service)
   log(`service pid ${service.server.pid} on ${service.url}; seeding ${settings.seed} pix invoices`)
   const ids = await seed(service.url, key, settings.seed)
@@ -508,6 +525,32 @@ const postgresScenarios = async (results) => {
   await stopProcess(baseline)
   await stopProcess(service.server)
   log("stopped the service and the baseline")
+
+  // The same service on every core (the default of `fatura serve` on Postgres), alone: no baseline uses them all.
+  const cores = os.availableParallelism()
+  const allCores = await startService(`service (Postgres, ${cores} workers)`, { DATABASE_URL: databaseUrl.href })
+  log(`service pid ${allCores.server.pid} with ${cores} workers on ${allCores.url}`)
+  const workers = [{ label: "service", url: allCores.url, key, pid: allCores.server.pid }]
+  const searchAll = await loadAlternately(
+    { name: `Search Postgres, ${cores} workers`, kind: "search", ids },
+    workers,
+    1
+  )
+  const createAll = await loadAlternately({ name: `Create Postgres, ${cores} workers`, kind: "create" }, workers, 1)
+  const allCoresRssMb = peakRssMb(allCores.server)
+  results.push({
+    scenario: `Search Postgres, ${cores} workers`,
+    ...searchAll,
+    serviceRssMb: allCoresRssMb,
+    baselineRssMb: Number.NaN
+  })
+  results.push({
+    scenario: `Create Postgres, ${cores} workers`,
+    ...createAll,
+    serviceRssMb: allCoresRssMb,
+    baselineRssMb: Number.NaN
+  })
+  await stopProcess(allCores.server)
 }
 
 const embeddedScenarios = async (results) => {
@@ -529,7 +572,8 @@ const embeddedScenarios = async (results) => {
 /** `--invoices N`: one company's reads at BENCH_SEED invoices and at N (bench/growth.mjs). */
 const growthStudy = async (total) => {
   const databaseUrl = await freshDatabase()
-  const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href })
+  // One process: every request meets the same warm caches.
+  const service = await startService("service (Postgres)", { DATABASE_URL: databaseUrl.href }, ["--workers", "1"])
   // Three companies: the invoices that the seeding copies, a small history, a large one.
   const keys = [await secretKeyOf(service), await secretKeyOf(service), await secretKeyOf(service)]
   const db = new pg.Client({ connectionString: databaseUrl.href })

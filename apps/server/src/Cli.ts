@@ -8,6 +8,7 @@ import { Argument, CliError, Command, Flag } from "effect/cli"
 import * as Serve from "./Serve.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as Services from "./Services.js"
+import * as Workers from "./Workers.js"
 
 const servicesFromEnv = Layer.unwrap(
   Effect.map(ServerConfig.load, (config) =>
@@ -43,11 +44,36 @@ const pixKeyForms = "a CPF, a CNPJ, an email, a phone as +55 and 10 or 11 digits
 
 const FeePlanJson = Schema.fromJsonString(FeePlan.FeePlan)
 
-const serve = Command.make("serve", {}, () =>
-  Effect.gen(function* () {
-    const config = yield* ServerConfig.load
-    return yield* Layer.launch(Serve.layer(config))
-  })
+const serve = Command.make(
+  "serve",
+  {
+    workers: Flag.Int("workers").pipe(
+      Flag.withSchema(Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))),
+      Flag.withDescription(
+        "Server processes sharing the port (default: one per core on Postgres; the embedded database takes only 1)"
+      ),
+      Flag.optional
+    )
+  },
+  ({ workers }) =>
+    Effect.gen(function* () {
+      const config = yield* ServerConfig.load
+      if (Workers.isWorker) return yield* Layer.launch(Serve.layer(config, "worker"))
+      const database = Database.configFrom(config.databaseUrl, config.dataDir)
+      const count = Option.getOrElse(workers, () => Workers.defaultCount(database))
+      if (count === 1) return yield* Layer.launch(Serve.layer(config))
+      if (database._tag === "Embedded") {
+        return yield* new CliError.UserError({
+          cause: "the embedded database is one process's",
+          userMessage:
+            `--workers ${count}: the embedded database is held by one process, so it serves with --workers 1; ` +
+            "set DATABASE_URL to serve from several"
+        })
+      }
+      // Once, here, before any worker starts: the workers skip it.
+      yield* Migrations.run.pipe(Effect.provide(Database.client(database)))
+      return yield* Workers.supervise(count)
+    })
 ).pipe(Command.withDescription("Start the HTTP server (and, on the embedded database, the worker)"))
 
 const migrate = Command.make("migrate", {}, () =>

@@ -1,5 +1,6 @@
 // The environment of SPEC 12.1, read once at start.
-import { Config, Effect, type LogLevel, Schema } from "effect"
+import { RetentionPeriods } from "@fatura/application"
+import { Config, Duration, Effect, type LogLevel, Schema } from "effect"
 
 const logLevels = {
   trace: "Trace",
@@ -10,6 +11,15 @@ const logLevels = {
   fatal: "Fatal",
   none: "None"
 } as const satisfies Record<string, LogLevel.LogLevel>
+
+/** A retention period (`24 hours`, `30 days`, `Infinity`); zero or less would forget what was just written. */
+const retentionPeriod = (name: string, fallback: Duration.Duration) =>
+  Config.schema(
+    Schema.DurationFromString.check(
+      Schema.makeFilter((period) => Duration.isPositive(period) || "a duration longer than zero, or Infinity")
+    ),
+    name
+  ).pipe(Config.withDefault(fallback))
 
 export const load = Effect.gen(function* () {
   const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
@@ -27,6 +37,21 @@ export const load = Effect.gen(function* () {
     Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
     "FATURA_RATE_LIMIT"
   ).pipe(Config.withDefault(100))
+  const redisUrl = yield* Config.schema(
+    Schema.String.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (url: string) => url === "" || /^rediss?:\/\/./.test(url) || "must be a redis:// or rediss:// URL"
+        )
+      )
+    ),
+    "REDIS_URL"
+  ).pipe(Config.withDefault(""))
+  const defaultRetention = RetentionPeriods.defaultValue()
+  const retention: RetentionPeriods = {
+    idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
+    events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
+  }
   return {
     port,
     host,
@@ -35,6 +60,8 @@ export const load = Effect.gen(function* () {
     publicBaseUrl,
     allowPrivatePostbacksInTest,
     rateLimitPerKey,
+    redisUrl,
+    retention,
     logLevel: logLevels[logLevel]
   }
 })

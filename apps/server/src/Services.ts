@@ -10,7 +10,9 @@ import {
   Invoices,
   Postbacks,
   type PostbackTargets,
-  PublicBaseUrl
+  PublicBaseUrl,
+  Retention,
+  RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import {
@@ -27,6 +29,10 @@ export interface Settings {
   readonly allowPrivatePostbacksInTest: boolean
   /** Where postbacks may go (SPEC 8.4): the network check unless given, which only tests do. */
   readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
+  /** Whether to migrate the database first: unless another process (the primary of `serve --workers`) already has. */
+  readonly migrate?: boolean | undefined
+  /** How long stored idempotent responses and events are kept: the application's defaults unless given. */
+  readonly retention?: RetentionPeriods | undefined
 }
 
 export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
@@ -37,6 +43,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Invoices.layer,
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
     Postbacks.layer,
+    Retention.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(
@@ -47,8 +54,13 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),
-        Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest)
+        Layer.succeed(AllowPrivatePostbacksInTest, settings.allowPrivatePostbacksInTest),
+        settings.retention === undefined ? Layer.empty : Layer.succeed(RetentionPeriods, settings.retention)
       )
     ),
-    Layer.provideMerge(Database.layer(database))
+    Layer.provideMerge(
+      settings.migrate === false
+        ? Database.repositories(database).pipe(Layer.provideMerge(Database.client(database)))
+        : Database.layer(database)
+    )
   )

@@ -88,7 +88,9 @@ describe("fatura serve on a fresh embedded database", () => {
   })
 })
 
-describe("fatura company and keys commands", () => {
+// Each command is a process of its own that opens the embedded database: a test of six commands takes as long as
+// six starts, more when the suite runs files side by side.
+describe("fatura company and keys commands", { timeout: 120_000 }, () => {
   let dataDir: string
 
   beforeAll(() => {

@@ -1,19 +1,31 @@
 #!/usr/bin/env node
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
-// postback deliveries and expiry sweeps. Any number of workers may run at once: each round locks what it
-// takes and skips what another worker holds, and a delivery whose worker died is taken up after its lease.
+// postback deliveries, expiry sweeps and the purge of what is past its retention. Any number of workers may run at
+// once: each round locks what it takes and skips what another worker holds, and a delivery whose worker died is
+// taken up after its lease.
 import { NodeRuntime } from "@effect/platform-node"
 import {
   AllowPrivatePostbacksInTest,
   Expirations,
   InvoiceLifecycle,
   PostbackLeaseSeconds,
-  Postbacks
+  Postbacks,
+  Retention,
+  RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/sandbox"
-import { Cause, Config, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
+import { Cause, Config, Duration, Effect, Exit, Layer, Logger, References, Runtime, Schema } from "effect"
+
+/** A retention period (`24 hours`, `30 days`, `Infinity`); zero or less would forget what was just written. */
+const retentionPeriod = (name: string, fallback: Duration.Duration) =>
+  Config.schema(
+    Schema.DurationFromString.check(
+      Schema.makeFilter((period) => Duration.isPositive(period) || "a duration longer than zero, or Infinity")
+    ),
+    name
+  ).pipe(Config.withDefault(fallback))
 
 const program = Effect.gen(function* () {
   const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.withDefault(""))
@@ -25,14 +37,24 @@ const program = Effect.gen(function* () {
   const allowPrivate = yield* Config.Boolean("FATURA_POSTBACK_ALLOW_PRIVATE").pipe(Config.withDefault(true))
   const pollInterval = yield* Config.Duration("FATURA_WORKER_POLL_INTERVAL").pipe(Config.withDefault("1 second"))
   const leaseSeconds = yield* Config.Int("FATURA_POSTBACK_LEASE_SECONDS").pipe(Config.withDefault(60))
+  const defaultRetention = RetentionPeriods.defaultValue()
+  const retention: RetentionPeriods = {
+    idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
+    events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
+  }
   const worker = `${hostname()}-${process.pid}`
-  const services = Layer.mergeAll(Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)), Postbacks.layer).pipe(
+  const services = Layer.mergeAll(
+    Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)),
+    Postbacks.layer,
+    Retention.layer
+  ).pipe(
     Layer.provide(
       Layer.mergeAll(
         HttpPostbackSender.layer,
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
-        Layer.succeed(PostbackLeaseSeconds, leaseSeconds)
+        Layer.succeed(PostbackLeaseSeconds, leaseSeconds),
+        Layer.succeed(RetentionPeriods, retention)
       )
     ),
     Layer.provide(Database.layer(Database.configFrom(databaseUrl, undefined)))
@@ -40,10 +62,12 @@ const program = Effect.gen(function* () {
   return yield* Effect.gen(function* () {
     const expirations = yield* Expirations
     const postbacks = yield* Postbacks
+    const purges = yield* Retention
     yield* Effect.logInfo("worker started", { worker })
-    return yield* Effect.all([expirations.run("5 seconds"), postbacks.run(worker, pollInterval)], {
-      concurrency: "unbounded"
-    })
+    return yield* Effect.all(
+      [expirations.run("5 seconds"), postbacks.run(worker, pollInterval), purges.run("1 minute")],
+      { concurrency: "unbounded" }
+    )
   }).pipe(Effect.provide(services))
 })
 

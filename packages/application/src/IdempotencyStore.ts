@@ -45,5 +45,10 @@ export class IdempotencyStore extends Context.Service<
       response: StoredResponse,
       now: Timestamp.Timestamp
     ) => Effect.Effect<void, StorageUnavailable>
+    /**
+     * Forgets up to `limit` stored responses recorded before `recordedBefore`, oldest first, skipping any that another
+     * purge is removing; how many it forgot. A repeat of a forgotten request runs anew.
+     */
+    readonly purge: (recordedBefore: Timestamp.Timestamp, limit: number) => Effect.Effect<number, StorageUnavailable>
   }
 >()("@fatura/application/IdempotencyStore") {}

@@ -100,6 +100,16 @@ export class PostbackRepository extends Context.Service<
       eventId: string
     ) => Effect.Effect<Option.Option<number>, StorageUnavailable>
     /**
+     * Inside a transaction: removes up to `limit` events recorded before `recordedBefore`, oldest first, each with its
+     * deliveries and their attempts — except an event with a delivery still pending (due, leased, retrying or retried
+     * by hand), which stays until its delivery succeeds or fails. Events another purge holds are skipped, not waited
+     * for. Tells how many events it removed.
+     */
+    readonly purgeEvents: (
+      recordedBefore: Timestamp.Timestamp,
+      limit: number
+    ) => Effect.Effect<number, StorageUnavailable>
+    /**
      * Makes `secret` the company's signing secret of `mode` when it has none for that mode yet; false when it had
      * one, which stays.
      */

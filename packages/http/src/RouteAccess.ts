@@ -5,16 +5,16 @@
 // route.
 import { FaturaApi, NotFound, PublicTokenAuthorization, RateLimited, SecretKeyAuthorization } from "@fatura/api"
 import { Authentication, Secrets } from "@fatura/application"
-import { Clock, Effect, Option, Result } from "effect"
+import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
-import * as ClientRateLimit from "./ClientRateLimit.js"
 import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { toResponse } from "./FailureResponses.js"
 import * as Idempotency from "./Idempotency.js"
+import * as RateLimiter from "./RateLimiter.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
 import * as RequestPrincipal from "./RequestPrincipal.js"
@@ -79,28 +79,30 @@ export const middleware = HttpRouter.middleware(
     const authentication = yield* Authentication
     const idempotent = yield* Idempotency.make
     const perKey = yield* RequestLimits.KeyRateLimit
-    const limitKey = ClientRateLimit.make({ burst: perKey * 2, perSecond: perKey })
-    const limitAddress = ClientRateLimit.make(ClientRateLimit.publicLimit)
+    const keyLimit: RateLimiter.Limit = { burst: perKey * 2, perSecond: perKey }
+    // Without a limiter provided, this server's own buckets, in memory.
+    const limiter = yield* Option.match(yield* Effect.serviceOption(RateLimiter.RateLimiter), {
+      onNone: () => RateLimiter.inMemory,
+      onSome: Effect.succeed
+    })
     const policyOf = policies()
 
-    /** A 429 when `client` has spent its allowance, else `undefined`. */
+    /** A 429 when `bucket` is spent, else `undefined`. */
     const limited = (
-      limit: typeof limitKey,
-      client: string,
-      nowMs: number,
+      bucket: string,
+      limit: RateLimiter.Limit,
       message: string
-    ): HttpServerResponse.HttpServerResponse | undefined => {
-      const decision = limit(client, nowMs)
-      return decision.allowed ? undefined : tooMany(message, decision.retryAfterSeconds)
-    }
-    const byAddress = (address: string, nowMs: number) =>
-      limited(limitAddress, address, nowMs, "too many requests from this address; try again later")
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse | undefined> =>
+      Effect.map(limiter.take(bucket, limit), (decision) =>
+        decision.allowed ? undefined : tooMany(message, decision.retryAfterSeconds)
+      )
+    const byAddress = (address: string) =>
+      limited(`address:${address}`, RateLimiter.publicLimit, "too many requests from this address; try again later")
 
     /** `next` as the principal the route's policy calls for, within its rate limit and idempotency. */
     const authorized = <E>(policy: RoutePolicy, next: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const nowMs = yield* Clock.currentTimeMillis
         const address = clientAddress(request)
         const as = (principal: RequestPrincipal.Principal, owner: Effect.Effect<Idempotency.Owner>) =>
           idempotent(owner, policy.takesPayload, Effect.provideService(next, RequestPrincipal.Current, principal))
@@ -115,13 +117,14 @@ export const middleware = HttpRouter.middleware(
               const refusal = ErrorResponses.of(toResponse(authenticated.failure))
               // A request no key vouches for is limited by where it comes from; one the database could not judge
               // (503) was not refused, and spends nothing.
-              return authenticated.failure._tag === "Unauthenticated" ? (byAddress(address, nowMs) ?? refusal) : refusal
+              return authenticated.failure._tag === "Unauthenticated"
+                ? ((yield* byAddress(address)) ?? refusal)
+                : refusal
             }
             const caller = authenticated.success
-            const overLimit = limited(
-              limitKey,
-              String(caller.keyId),
-              nowMs,
+            const overLimit = yield* limited(
+              `key:${caller.keyId}`,
+              keyLimit,
               `more than ${perKey} requests a second with this key; try again later`
             )
             if (overLimit !== undefined) return overLimit
@@ -131,7 +134,7 @@ export const middleware = HttpRouter.middleware(
             )
           }
           case "publicToken": {
-            const overLimit = byAddress(address, nowMs)
+            const overLimit = yield* byAddress(address)
             if (overLimit !== undefined) return overLimit
             const token = Credentials.bearerToken(request.headers.authorization) ?? ""
             const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
@@ -143,7 +146,7 @@ export const middleware = HttpRouter.middleware(
             )
           }
           case "checkoutToken": {
-            const overLimit = byAddress(address, nowMs)
+            const overLimit = yield* byAddress(address)
             if (overLimit !== undefined) return overLimit
             const token = (yield* HttpServerRequest.ParsedSearchParams).token
             // Without one token there is no invoice to act on: 404 whatever the key, as for a wrong token (the

@@ -427,7 +427,14 @@ const migrations = {
         ALTER COLUMN principal SET NOT NULL,
         ADD PRIMARY KEY (principal, endpoint, key)`
   }),
-  "0010_list_indexes": Effect.gen(function* () {
+  "0010_retention": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // The purge takes what is past its retention oldest first, a small batch at a time: these indexes find a batch
+    // without reading the tables whole.
+    yield* sql`CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`
+    yield* sql`CREATE INDEX events_created ON events (created_at)`
+  }),
+  "0011_list_indexes": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // The list is newest first by creation time, then id, and each of its filters gets an index in that order: a
     // page reads its own rows and stops, instead of walking a company's whole history for a filter that matches

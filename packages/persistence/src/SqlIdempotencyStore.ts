@@ -39,7 +39,24 @@ export const layer = Layer.effect(
           INSERT INTO idempotency_keys (principal, company_id, endpoint, key, request_hash, response_status,
                                         response_body, created_at)
           VALUES (${scope.principal}, ${scope.companyId}, ${scope.endpoint}, ${scope.key}, ${requestHash},
-                  ${response.status}, ${response.body}, ${now}::timestamptz)`.pipe(Effect.asVoid, storage)
+                  ${response.status}, ${response.body}, ${now}::timestamptz)`.pipe(Effect.asVoid, storage),
+
+      // Oldest first by the index on `created_at`; SKIP LOCKED shares the rows out between workers purging at once.
+      purge: (recordedBefore, limit) =>
+        sql`
+          WITH forgotten AS (
+            DELETE FROM idempotency_keys
+            WHERE (principal, endpoint, key) IN (
+              SELECT principal, endpoint, key FROM idempotency_keys
+              WHERE created_at < ${recordedBefore}::timestamptz
+              ORDER BY created_at
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED)
+            RETURNING 1)
+          SELECT count(*)::int AS forgotten FROM forgotten`.pipe(
+          Effect.map((rows) => int(rows[0]?.forgotten)),
+          storage
+        )
     })
   })
 )

@@ -360,7 +360,7 @@ export const layer = Layer.effect(
           return Option.getOrThrow(yield* findById(invoice.id))
         }).pipe(storage),
 
-      // Newest first by creation time, then id: each filter has an index in that order (migration 0010), so a page
+      // Newest first by creation time, then id: each filter has an index in that order (migration 0011), so a page
       // reads its own rows whatever the size of the company's history. The cursor is written as a plain bound on
       // created_at plus a tie-break, not as a row comparison, so that the index starts its walk from the tighter of
       // it and `created_lte`; a row comparison would always be taken first.

@@ -1,5 +1,6 @@
 // The PostbackRepository port in SQL. Claims take rows with FOR UPDATE SKIP LOCKED and hold them by a lease,
-// so that any number of workers share the work and an attempt whose worker died is taken up again.
+// so that any number of workers share the work and an attempt whose worker died is taken up again; purges of old
+// events skip what another purge holds in the same way.
 import { type ClaimedDelivery, type Delivery, PostbackRepository, type StoredEvent } from "@fatura/application"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
@@ -142,6 +143,34 @@ export const layer = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => int(row.seq))),
           storage
         ),
+
+      purgeEvents: (recordedBefore, limit) =>
+        Effect.gen(function* () {
+          // The oldest events past retention that no delivery waits on, by the index on `created_at`, locked; those
+          // another purge holds are skipped.
+          const candidates = yield* sql`
+            SELECT e.id FROM events e
+            WHERE e.created_at < ${recordedBefore}::timestamptz
+              AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+            ORDER BY e.created_at
+            LIMIT ${limit}
+            FOR UPDATE OF e SKIP LOCKED`
+          if (candidates.length === 0) return 0
+          const ids = candidates.map((row) => text(row.id))
+          // Their deliveries, locked and read as they are now: a retry by hand that made one pending since the query
+          // above keeps its event; one under way waits for this purge, then finds its delivery gone.
+          const deliveries = yield* sql`
+            SELECT event_id, status FROM deliveries WHERE event_id IN ${sql.in(ids)} ORDER BY id FOR UPDATE`
+          const awaited = new Set(deliveries.filter((row) => row.status === "pending").map((row) => text(row.event_id)))
+          const purged = ids.filter((id) => !awaited.has(id))
+          if (purged.length === 0) return 0
+          yield* sql`
+            DELETE FROM delivery_attempts
+            WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id IN ${sql.in(purged)})`
+          yield* sql`DELETE FROM deliveries WHERE event_id IN ${sql.in(purged)}`
+          yield* sql`DELETE FROM events WHERE id IN ${sql.in(purged)}`
+          return purged.length
+        }).pipe(storage),
 
       createWebhookSecret: (companyId, mode, secret, now) =>
         sql`

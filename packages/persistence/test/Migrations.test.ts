@@ -19,7 +19,8 @@ const allMigrations = [
   [7, "idempotency_claims_in_transaction"],
   [8, "webhook_secrets_per_mode"],
   [9, "idempotency_by_principal"],
-  [10, "list_indexes"]
+  [10, "retention"],
+  [11, "list_indexes"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
@@ -98,7 +99,7 @@ for (const database of testDatabases) {
     it.live("index the invoices a database already holds, which then list newest first", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        expect(yield* Migrations.runThrough("0009_idempotency_by_principal")).toEqual(allMigrations.slice(0, 9))
+        expect(yield* Migrations.runThrough("0010_retention")).toEqual(allMigrations.slice(0, 10))
         const [company] = yield* sql`
           INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, created_at,
                                  updated_at)
@@ -122,7 +123,7 @@ for (const database of testDatabases) {
           RETURNING id`
         const [second, first, third] = stored.map((row) => Number(row.id))
 
-        expect(yield* Migrations.run).toEqual(allMigrations.slice(9))
+        expect(yield* Migrations.run).toEqual(allMigrations.slice(10))
 
         const indexes = yield* sql`SELECT indexname FROM pg_indexes WHERE tablename = 'invoices' ORDER BY indexname`
         expect(indexes.map((row) => row.indexname)).toEqual(

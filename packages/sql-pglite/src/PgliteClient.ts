@@ -28,6 +28,10 @@
  * - Streams read every row of the query before emitting the first.
  * - Each statement takes the extended protocol, so one string with several
  *   statements fails, as it does on sql-pg.
+ * - A statement with parameters is prepared under a name the first time its
+ *   text runs and only bound and executed after that (sql-pg prepares too):
+ *   PGlite would otherwise parse and plan it on every run. Statements without
+ *   parameters are not kept.
  */
 import type { PGliteInterface, PGliteOptions, Results, RowMode } from "@electric-sql/pglite"
 import { PGlite } from "@electric-sql/pglite"
@@ -45,6 +49,7 @@ import * as Statement from "effect/sql/Statement"
 import { bind, JsonParameter, serializers } from "./internal/parameters.js"
 import { parsers } from "./internal/parsers.js"
 import { connectionError, fromCause } from "./internal/sqlError.js"
+import * as Statements from "./internal/statements.js"
 
 export type { Interval } from "./internal/parsers.js"
 
@@ -82,6 +87,11 @@ export interface PgliteClientConfig {
   readonly transformQueryNames?: ((str: string) => string) | undefined
   /** Whether the name transforms also apply inside JSON values; on by default, as in sql-pg. */
   readonly transformJson?: boolean | undefined
+  /**
+   * How many statements with parameters stay prepared (parsed and planned once, then only bound and run), the least
+   * recently used closed first; 256 by default.
+   */
+  readonly preparedStatements?: number | undefined
 }
 
 type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
@@ -176,6 +186,7 @@ export const make = Effect.fnUntraced(function* (
 ): Effect.fn.Return<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> {
   const pglite = yield* open(config)
   const permit = yield* Semaphore.make(1)
+  const statement = Statements.make(pglite, { parsers, serializers, capacity: config.preparedStatements ?? 256 })
 
   // Uninterruptible so a permit is only handed on once PGlite has finished the
   // statement: an abandoned query would otherwise run inside the next holder's transaction.
@@ -184,7 +195,7 @@ export const make = Effect.fnUntraced(function* (
       Effect.tryPromise({
         try: () => {
           const bound = bind(params)
-          return pglite.query(sql, bound.values, { rowMode, paramTypes: bound.types, parsers, serializers })
+          return statement(sql, bound.values, bound.types, rowMode)
         },
         catch: (cause) => fromCause(cause, "query")
       })

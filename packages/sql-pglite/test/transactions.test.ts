@@ -44,6 +44,24 @@ describe("PgliteClient transactions", () => {
       })
     )
 
+    it.effect("fails the commit of a transaction a failed statement aborted, keeping none of its rows", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE aborted (name text)`
+        const error = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* sql`INSERT INTO aborted VALUES (${"lost"})`
+              // The failure is swallowed here, but PostgreSQL has aborted the transaction: COMMIT answers ROLLBACK.
+              yield* Effect.ignore(sql`SELECT ${"not a number"}::int`)
+            })
+          )
+          .pipe(Effect.flip)
+        expect(error.message).toContain("COMMIT rolled back an aborted transaction")
+        expect(yield* sql`SELECT * FROM aborted`).toEqual([])
+      })
+    )
+
     it.effect("keeps the outer work when a nested transaction fails", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient

@@ -20,9 +20,9 @@ export interface ServerProcess {
   readonly output: () => string
 }
 
-/** `fatura serve` with this environment, once it says it is listening; killed if it never does. */
-export const startServer = async (env: NodeJS.ProcessEnv): Promise<ServerProcess> => {
-  const child = spawn(process.execPath, [main, "serve"], { env })
+/** `fatura serve [args]` with this environment, once it says it is listening; killed if it never does. */
+export const startServer = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []): Promise<ServerProcess> => {
+  const child = spawn(process.execPath, [main, "serve", ...args], { env })
   let output = ""
   const append = (chunk: Buffer) => {
     output += chunk.toString()

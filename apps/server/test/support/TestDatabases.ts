@@ -21,7 +21,8 @@ const onAdmin = (adminUrl: string, statement: string) =>
     yield* sql.unsafe(statement)
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })), Effect.runPromise)
 
-const postgres = (adminUrl: string): TestDatabase => ({
+/** A fresh database on the Postgres server of `adminUrl`, dropped on release. */
+export const postgres = (adminUrl: string): TestDatabase => ({
   name: "Postgres",
   acquire: async () => {
     const database = `fatura_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`

@@ -1,9 +1,10 @@
 // The IdempotencyStore port in memory: a claim is a lock of the claiming transaction, gone when it ends however it
-// ends, and a stored response is written in that transaction, with the request's own changes.
+// ends, and a stored response is written in that transaction, with the request's own changes. A purge forgets the
+// oldest responses; two purges at once share them out, as SKIP LOCKED does.
 import { Effect, Layer } from "effect"
 import { type Claim, type IdempotencyScope, IdempotencyStore } from "../IdempotencyStore.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
-import { put } from "./InMemoryTables.js"
+import { put, remove } from "./InMemoryTables.js"
 
 const keyOf = (scope: IdempotencyScope) => JSON.stringify([scope.principal, scope.endpoint, scope.key])
 
@@ -47,6 +48,28 @@ export const layer = Layer.effect(
                 createdAt: now
               })
             )
+          })
+        ),
+
+      purge: (recordedBefore, limit) =>
+        database.statement(
+          Effect.gen(function* () {
+            const old = yield* database.read((tables) =>
+              [...tables.idempotencyKeys.entries()]
+                .filter(([, row]) => row.createdAt < recordedBefore)
+                .sort(([, a], [, b]) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+                .map(([key]) => key)
+            )
+            let forgotten = 0
+            for (const key of old) {
+              if (forgotten === limit) break
+              // Another purge's row is left to it; one taken is read again, since it may have gone meanwhile.
+              if (!(yield* database.tryLock(`idempotency_keys ${key}`))) continue
+              if (!(yield* database.read((tables) => tables.idempotencyKeys.has(key)))) continue
+              yield* database.write(remove("idempotencyKeys", key))
+              forgotten += 1
+            }
+            return forgotten
           })
         )
     })

@@ -1,5 +1,6 @@
 // The PostbackRepository port in memory: events in the order they were recorded, deliveries claimed under a lease
-// (one worker at a time; a lapsed lease hands a delivery to the next), and each mode's signing secrets.
+// (one worker at a time; a lapsed lease hands a delivery to the next), and each mode's signing secrets. A purge takes
+// events past their retention with their deliveries, never one a delivery still waits on.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { type ClaimedDelivery, type Delivery, PostbackRepository, type StoredEvent } from "../PostbackRepository.js"
@@ -8,6 +9,12 @@ import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { type DeliveryRow, type EventRow, put, remove, type Tables } from "./InMemoryTables.js"
 
 const deliveryLock = (id: number) => `deliveries ${id}`
+
+const eventLock = (id: string) => `events ${id}`
+
+/** Whether a delivery of the event still waits to be sent. */
+const awaited = (tables: Tables, eventId: string) =>
+  [...tables.deliveries.values()].some((delivery) => delivery.eventId === eventId && delivery.status === "pending")
 
 const toDelivery = ({ companyId: _, leaseUntil: __, leasedBy: ___, ...delivery }: DeliveryRow): Delivery => delivery
 
@@ -189,6 +196,38 @@ export const layer = Layer.effect(
             ),
             (event) => event.seq
           )
+        ),
+
+      purgeEvents: (recordedBefore, limit) =>
+        database.statement(
+          Effect.gen(function* () {
+            const old = yield* database.read((tables) =>
+              [...tables.events.values()]
+                .filter((event) => event.createdAt < recordedBefore && !awaited(tables, event.id))
+                .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.seq - b.seq))
+                .map((event) => event.id)
+            )
+            let purged = 0
+            for (const eventId of old) {
+              if (purged === limit) break
+              // SKIP LOCKED: an event another purge holds is left to it; one taken is read again under the lock.
+              if (!(yield* database.tryLock(eventLock(eventId)))) continue
+              if (!(yield* database.read((tables) => tables.events.has(eventId)))) continue
+              const deliveries = yield* database.read((tables) =>
+                [...tables.deliveries.values()]
+                  .filter((delivery) => delivery.eventId === eventId)
+                  .map((delivery) => delivery.id)
+                  .sort((a, b) => a - b)
+              )
+              // Its deliveries, locked: a retry by hand that made one pending meanwhile keeps the event.
+              for (const id of deliveries) yield* database.lock(deliveryLock(id))
+              if (yield* database.read((tables) => awaited(tables, eventId))) continue
+              for (const id of deliveries) yield* database.write(remove("deliveries", id))
+              yield* database.write(remove("events", eventId))
+              purged += 1
+            }
+            return purged
+          })
         ),
 
       createWebhookSecret: (companyId, mode, secret, now) =>

@@ -9,6 +9,7 @@ import { Expirations } from "../Expirations.js"
 import { InvoiceLifecycle } from "../InvoiceLifecycle.js"
 import { Invoices } from "../Invoices.js"
 import { Postbacks } from "../Postbacks.js"
+import { Retention } from "../Retention.js"
 import * as InMemoryPorts from "./InMemoryPorts.js"
 import * as TestBoletoIssuer from "./TestBoletoIssuer.js"
 import * as TestCardAcquirer from "./TestCardAcquirer.js"
@@ -33,6 +34,7 @@ export const useCases = Layer.mergeAll(
   Invoices.layer,
   Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
   Postbacks.layer,
+  Retention.layer,
   CardTokens.layer
 )
 

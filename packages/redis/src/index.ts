@@ -1,0 +1,1 @@
+export * as RedisTokenBuckets from "./RedisTokenBuckets.js"
