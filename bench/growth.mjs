@@ -9,8 +9,8 @@
 // refunds and events its status implies, written in the order the service would write them.
 
 const minute = 60_000
-/** Invoices per seeding statement: the balance row that the ledger trigger updates gets one version per entry, and a
- * transaction that updates it tens of thousands of times slows down on its own dead versions. */
+/** Invoices per seeding statement, each its own transaction: the ledger trigger updates the company's one balance row
+ * once per entry, and the versions that leave behind cannot be cleaned up until their transaction ends. */
 const chunk = 2_000
 
 /** The time of invoice number `k` (1-based, in the order of their ids). */
@@ -138,7 +138,8 @@ export const seedPayers = async (db, { companyId, templateCompanyId, count, at }
      RETURNING id`,
     [companyId, count, at(0)]
   )
-  const first = Math.min(...rows.map((row) => Number(row.id)))
+  // One statement on a database nobody else writes: the ids are consecutive, which the seeding's rotation relies on.
+  const first = rows.reduce((lowest, row) => Math.min(lowest, Number(row.id)), Number.POSITIVE_INFINITY)
   const reference = await db.query(
     `INSERT INTO card_references (company_id, client_id, brand, first_digits, last_digits, expiration_month,
                                   expiration_year, created_at)
@@ -152,7 +153,7 @@ export const seedPayers = async (db, { companyId, templateCompanyId, count, at }
 
 // ---- the statements whose plans are shown: quoted from the repositories, checked against the service's answers ----
 
-/** SqlInvoiceRepository's `list`, as it reaches Postgres. */
+/** SqlInvoiceRepository's `list`, as it reaches Postgres (the cursor's id is one parameter here, three there). */
 export const listStatement = (filter) => {
   const values = [filter.companyId, "test"]
   const param = (value) => {
