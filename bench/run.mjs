@@ -49,7 +49,13 @@ const invoices = args.invoices === undefined ? undefined : Number(args.invoices)
 if (invoices !== undefined && !(Number.isInteger(invoices) && invoices > settings.seed)) {
   throw new Error(`--invoices must be a whole number above BENCH_SEED (${settings.seed})`)
 }
-const targets = { throughputRatio: 0.8, p99Ratio: 1.5, rssMb: 256 }
+// Issue 16's: near the hand-written baseline on Postgres, and a floor of requests/s on the embedded database.
+const targets = {
+  throughputRatio: 0.9,
+  p99Ratio: 1.3,
+  rssMb: 256,
+  embeddedRps: { "Search PGlite": 1000, "Create PGlite": 300 }
+}
 const maxErrorRate = 0.01
 
 const started = Date.now()
@@ -416,6 +422,17 @@ const report = ({ machine, load, results }) => {
       row.baseline
         ? `${mark(row.service.p99 / row.baseline.p99 <= targets.p99Ratio)} (${fixed(row.service.p99 / row.baseline.p99, 2)})`
         : "n/a"
+    )
+  )
+  lines.push(
+    targetRow(
+      `embedded req/s ≥ ${Object.entries(targets.embeddedRps)
+        .map(([scenario, floor]) => `${floor} (${scenario.split(" ")[0]})`)
+        .join(", ")}`,
+      (row) => {
+        const floor = targets.embeddedRps[row.scenario]
+        return floor === undefined ? "n/a" : `${mark(row.service.rps >= floor)} (${fixed(row.service.rps, 0)})`
+      }
     )
   )
   lines.push(
