@@ -1,6 +1,6 @@
 // The environment of SPEC 12.1, read once at start.
-import { RetentionPeriods } from "@fatura/application"
-import { Config, Duration, Effect, type LogLevel, Schema } from "effect"
+import { RetentionPeriod, RetentionPeriods } from "@fatura/application"
+import { Config, type Duration, Effect, type LogLevel, Schema } from "effect"
 
 const logLevels = {
   trace: "Trace",
@@ -12,14 +12,8 @@ const logLevels = {
   none: "None"
 } as const satisfies Record<string, LogLevel.LogLevel>
 
-/** A retention period (`24 hours`, `30 days`, `Infinity`); zero or less would forget what was just written. */
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
-  Config.schema(
-    Schema.DurationFromString.check(
-      Schema.makeFilter((period) => Duration.isPositive(period) || "a duration longer than zero, or Infinity")
-    ),
-    name
-  ).pipe(Config.withDefault(fallback))
+  Config.schema(RetentionPeriod, name).pipe(Config.withDefault(fallback))
 
 export const load = Effect.gen(function* () {
   const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))

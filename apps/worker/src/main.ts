@@ -12,20 +12,15 @@ import {
   PostbackLeaseSeconds,
   Postbacks,
   Retention,
+  RetentionPeriod,
   RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/sandbox"
-import { Cause, Config, Duration, Effect, Exit, Layer, Logger, References, Runtime, Schema } from "effect"
+import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 
-/** A retention period (`24 hours`, `30 days`, `Infinity`); zero or less would forget what was just written. */
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
-  Config.schema(
-    Schema.DurationFromString.check(
-      Schema.makeFilter((period) => Duration.isPositive(period) || "a duration longer than zero, or Infinity")
-    ),
-    name
-  ).pipe(Config.withDefault(fallback))
+  Config.schema(RetentionPeriod, name).pipe(Config.withDefault(fallback))
 
 const program = Effect.gen(function* () {
   const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.withDefault(""))

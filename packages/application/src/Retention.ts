@@ -3,7 +3,7 @@
 // in small batches, each in a short transaction of its own, so a request's writes never wait long behind a purge. A
 // worker runs the loop; in embedded mode the server runs it in its own process (SPEC 8.3).
 import { Timestamp } from "@fatura/domain"
-import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import * as Clock from "./Clock.js"
 import type { StorageUnavailable } from "./Failures.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"
@@ -24,6 +24,14 @@ export interface RetentionPeriods {
 export const RetentionPeriods = Context.Reference<RetentionPeriods>("@fatura/application/RetentionPeriods", {
   defaultValue: () => ({ idempotency: Duration.hours(24), events: Duration.days(30) })
 })
+
+/**
+ * A retention period as a setting spells it (`24 hours`, `30 days`, `Infinity`): longer than zero, since a period of
+ * zero or less would forget what was just written.
+ */
+export const RetentionPeriod = Schema.DurationFromString.check(
+  Schema.makeFilter((period) => Duration.isPositive(period) || "a duration longer than zero, or Infinity")
+)
 
 /** Rows per transaction: few enough that a batch's locks are held for milliseconds. */
 const idempotencyBatchSize = 500
