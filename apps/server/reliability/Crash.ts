@@ -127,8 +127,9 @@ export const crashScenario = () =>
     it("repeating each unanswered request with its key creates it exactly once", async () => {
       for (const n of unanswered) {
         let reply = await create(n)
-        // A repeat during the first attempt would be told it is in progress; the first one died with the server.
-        const deadline = Date.now() + 15_000
+        // A repeat is told the first attempt is in progress until that attempt's hold on its key runs out: a create
+        // calls a provider, so it holds its key by a lease (60 s) rather than by a transaction the kill ended.
+        const deadline = Date.now() + 90_000
         while (reply.status === 409 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 200))
           reply = await create(n)

@@ -2,7 +2,7 @@
 // rate limits in Redis when `REDIS_URL` is set — shared with every other process on that Redis.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { Companies, Expirations, Postbacks, Retention } from "@fatura/application"
+import { CardCharges, Companies, Expirations, Postbacks, Retention } from "@fatura/application"
 import { FaturaHttp, NodeServer, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { RedisTokenBuckets } from "@fatura/redis"
@@ -27,19 +27,24 @@ const printDemoCompany = Effect.gen(function* () {
   )
 })
 
+/** How often card charges whose answer was lost are looked for: they are two minutes old before they count as lost. */
+const cardChargeInterval = "10 seconds"
+
 /** How often what is past its retention is purged: often enough that each purge finds a batch or a few. */
 const retentionInterval = "1 minute"
 
 /**
- * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks and purges
- * what is past its retention in the background.
+ * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks, settles
+ * card charges whose answer was lost and purges what is past its retention in the background.
  */
 const embeddedWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const expirations = yield* Expirations
     const postbacks = yield* Postbacks
     const retention = yield* Retention
+    const cardCharges = yield* CardCharges
     yield* Effect.forkScoped(expirations.run("5 seconds"))
+    yield* Effect.forkScoped(cardCharges.run(cardChargeInterval))
     yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
     yield* Effect.forkScoped(retention.run(retentionInterval))
   })

@@ -3,6 +3,8 @@ import {
   AllowPrivatePostbacksInTest,
   ApiKeys,
   Authentication,
+  type CardAcquirer,
+  CardCharges,
   CardTokens,
   Companies,
   Expirations,
@@ -29,6 +31,8 @@ export interface Settings {
   readonly allowPrivatePostbacksInTest: boolean
   /** Where postbacks may go (SPEC 8.4): the network check unless given, which only tests do. */
   readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
+  /** The card acquirer: the sandbox's unless given, which only tests do. */
+  readonly cardAcquirer?: Layer.Layer<CardAcquirer> | undefined
   /** Whether to migrate the database first: unless another process (the primary of `serve --workers`) already has. */
   readonly migrate?: boolean | undefined
   /** How long stored idempotent responses and events are kept: the application's defaults unless given. */
@@ -40,7 +44,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Authentication.layer,
     Companies.layer,
     ApiKeys.layer,
-    Invoices.layer,
+    Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
     Postbacks.layer,
     Retention.layer,
@@ -50,7 +54,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
       Layer.mergeAll(
         SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
-        SandboxCardAcquirer.layer,
+        settings.cardAcquirer ?? SandboxCardAcquirer.layer,
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),

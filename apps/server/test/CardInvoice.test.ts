@@ -30,7 +30,8 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
       installments: 1,
       refusedReason: null
     })
-    expect(invoice.paidAt).toBe(invoice.createdAt)
+    // Paid when the acquirer's answer was written, after the invoice's creation was asked for.
+    expect(Date.parse(invoice.paidAt)).toBeGreaterThanOrEqual(Date.parse(invoice.createdAt))
     expect(invoice.card).toEqual({
       brand: "visa",
       first_digits: "411111",
@@ -191,12 +192,16 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
     expect(other.body.card_associate.id).not.toBe(first.body.card_associate.id)
   })
 
-  it("answers 503 acquirer_unavailable for live card payments", async () => {
+  it("answers 503 acquirer_unavailable for live card payments, and stores no invoice", async () => {
     const registered = await app.registerCompany()
     const live = await app.createKey(registered.company.id, "live")
     const reply = await create(cardRequest(), live.secretKey)
     expect(reply.status).toBe(503)
     expect(reply.body.code).toBe("acquirer_unavailable")
+    const listed = await app.request("GET", "/api/v2/invoices/list", { key: live.secretKey })
+    expect(listed.body.data).toEqual([])
+    const charges = await app.query(`SELECT state FROM card_charges WHERE company_id = ${registered.company.id}`)
+    expect(charges).toEqual([{ state: "void" }])
   })
 
   it("answers 403 when the company is blocked for cards", async () => {

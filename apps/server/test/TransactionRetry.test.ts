@@ -1,8 +1,9 @@
 // The Transactions port over each database: a transaction the database gives up on for another's sake (SQLSTATE
 // 40P01 deadlock_detected, 40001 serialization_failure) runs again, whole, a bounded number of times; then it is
-// `StorageUnavailable` (503), never a defect (500). Nothing else runs again, nor a body that acted outside the
-// database. The conflicts are raised by the database itself with their SQLSTATE: PGlite has one connection and
-// cannot deadlock, and on Postgres a raised one takes the same driver path as a detected one.
+// `StorageUnavailable` (503), never a defect (500). Nothing else runs again; a body never acts outside the database
+// (a call outside it, inside a transaction, is refused). The conflicts are raised by the database itself with their
+// SQLSTATE: PGlite has one connection and cannot deadlock, and on Postgres a raised one takes the same driver path as
+// a detected one.
 import { StorageUnavailable, Transactions } from "@fatura/application"
 import { Database, SqlTransactions } from "@fatura/persistence"
 import { Effect, Exit, ManagedRuntime, Option } from "effect"
@@ -121,18 +122,19 @@ describe.each(testDatabases)("transactions that lose a conflict on $name", (data
     expect(await recorded("nested")).toEqual([2, 12])
   })
 
-  it("never runs again a body that acted outside the database", async () => {
+  it("refuses a call outside the database inside a transaction: it is not made, and nothing commits", async () => {
     let runs = 0
     let charges = 0
     const outcome = await inTransaction(
       Effect.gen(function* () {
         runs += 1
+        yield* record("called inside", runs)
         yield* (yield* Transactions).external(Effect.sync(() => charges++))
-        yield* lose("40P01")
       })
     )
-    expect([runs, charges]).toEqual([1, 1])
-    expect(outcome).toBeInstanceOf(StorageUnavailable)
+    expect([runs, charges]).toEqual([1, 0])
+    expect(outcome).toBe("defect")
+    expect(await recorded("called inside")).toEqual([])
   })
 
   it("runs nothing else again: a constraint violation is a defect after one run, a failure of the body is its own", async () => {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
-// postback deliveries, expiry sweeps and the purge of what is past its retention. Any number of workers may run at
+// postback deliveries, expiry sweeps, card charges whose answer was lost, and the purge of what is past its retention. Any number of workers may run at
 // once: each round locks what it takes and skips what another worker holds, and a delivery whose worker died is
 // taken up after its lease.
 import { NodeRuntime } from "@effect/platform-node"
 import {
   AllowPrivatePostbacksInTest,
+  CardCharges,
   Expirations,
   InvoiceLifecycle,
   PostbackLeaseSeconds,
@@ -16,7 +17,7 @@ import {
   RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer } from "@fatura/sandbox"
 import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
@@ -41,11 +42,13 @@ const program = Effect.gen(function* () {
   const services = Layer.mergeAll(
     Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)),
     Postbacks.layer,
-    Retention.layer
+    Retention.layer,
+    CardCharges.layer
   ).pipe(
     Layer.provide(
       Layer.mergeAll(
         HttpPostbackSender.layer,
+        SandboxCardAcquirer.layer,
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
         Layer.succeed(PostbackLeaseSeconds, leaseSeconds),
@@ -58,9 +61,15 @@ const program = Effect.gen(function* () {
     const expirations = yield* Expirations
     const postbacks = yield* Postbacks
     const purges = yield* Retention
+    const cardCharges = yield* CardCharges
     yield* Effect.logInfo("worker started", { worker })
     return yield* Effect.all(
-      [expirations.run("5 seconds"), postbacks.run(worker, pollInterval), purges.run("1 minute")],
+      [
+        expirations.run("5 seconds"),
+        postbacks.run(worker, pollInterval),
+        purges.run("1 minute"),
+        cardCharges.run("10 seconds")
+      ],
       { concurrency: "unbounded" }
     )
   }).pipe(Effect.provide(services))

@@ -29,6 +29,11 @@ export type CardSource =
   | { readonly _tag: "Vaulted"; readonly reference: string; readonly brand: string }
 
 export interface CardChargeRequest {
+  /**
+   * Ours, recorded before the call: the acquirer charges a reference at most once, and answers a repeat with the
+   * first answer, so a charge whose answer was lost can be asked about (`lookup`) instead of made again.
+   */
+  readonly reference: string
   readonly mode: Invoice.Mode
   readonly amount: Cents.Cents
   readonly installments: number
@@ -39,6 +44,12 @@ export interface CardChargeRequest {
 export type CardChargeResult =
   | { readonly _tag: "Approved" }
   | { readonly _tag: "Refused"; readonly reason: RefusedReason }
+
+/** What became of a charge asked about by its reference. */
+export type CardChargeLookup =
+  | CardChargeResult
+  /** The acquirer never received it; from now on it refuses that reference, so a late arrival charges nothing. */
+  | { readonly _tag: "Void" }
 
 export class CardAcquirer extends Context.Service<
   CardAcquirer,
@@ -51,7 +62,12 @@ export class CardAcquirer extends Context.Service<
       mode: Invoice.Mode,
       card: CardData
     ) => Effect.Effect<{ readonly reference: string }, AcquirerUnavailable>
-    /** Authorizes and captures at once; a refusal is a result, not a failure. */
+    /**
+     * Authorizes and captures at once; a refusal is a result, not a failure. `AcquirerUnavailable` means the charge
+     * was not taken; a call cut off on its way (a timeout, a crash) may still have charged, and is looked up.
+     */
     readonly charge: (request: CardChargeRequest) => Effect.Effect<CardChargeResult, AcquirerUnavailable>
+    /** What became of the charge sent with `reference`; asking settles it (see `CardChargeLookup`). */
+    readonly lookup: (mode: Invoice.Mode, reference: string) => Effect.Effect<CardChargeLookup, AcquirerUnavailable>
   }
 >()("@fatura/application/CardAcquirer") {}

@@ -64,7 +64,8 @@ export class CardTokens extends Context.Service<
         const expiry = yield* cardField(Card.parseExpiry({ month: card.month, year: card.year }, { year, month }))
         const securityCode = yield* cardField(Card.checkSecurityCode(card.securityCode))
         const holderName = `${card.firstName} ${card.lastName}`.trim()
-        // A request with an Idempotency-Key runs in a transaction: the card is sent to the acquirer's vault once.
+        // Outside any transaction. A run that dies after this leaves a card in the acquirer's vault that no token
+        // names: it can charge nothing, and a repeat under the same Idempotency-Key vaults the card anew.
         const { reference } = yield* transactions.external(
           acquirer.tokenize(principal.mode, {
             number,

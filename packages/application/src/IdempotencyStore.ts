@@ -1,6 +1,6 @@
 // Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by who sent them and the endpoint.
 import type { Company, Timestamp } from "@fatura/domain"
-import { Context, type Effect } from "effect"
+import { Context, type Duration, type Effect } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
 export interface IdempotencyScope {
@@ -28,6 +28,44 @@ export type Claim =
   | { readonly _tag: "Conflict" }
   | { readonly _tag: "InProgress" }
 
+export type Lease =
+  /**
+   * This request holds the key until `token`'s lease runs out. `recoveryPoint` is what a holder before it recorded of
+   * how far it got (`checkpoint`) before it died or gave up; null for a first run.
+   */
+  | { readonly _tag: "Leased"; readonly token: string; readonly recoveryPoint: string | null }
+  | { readonly _tag: "Replay"; readonly response: StoredResponse }
+  | { readonly _tag: "Conflict" }
+  | { readonly _tag: "InProgress" }
+
+/**
+ * How long a request that calls a provider holds its key before a repeat may take it over: longer than such a
+ * request can run (its provider calls are bounded well below it), so a live holder is never taken over; a holder that
+ * is, is fenced off all the same (`checkpoint`, `finish`).
+ */
+export const leaseDuration: Duration.Input = "60 seconds"
+
+/**
+ * The request being run under a leased Idempotency-Key, for the use cases that call providers: where an earlier run
+ * of it got to, and how to record how far this one gets, in the transaction that gets there.
+ */
+export interface IdempotentRun {
+  readonly recoveryPoint: string | null
+  /** In the caller's transaction; a run whose lease was taken over dies here, so its transaction rolls back. */
+  readonly checkpoint: (point: string) => Effect.Effect<void, StorageUnavailable>
+}
+
+/** The run of the current request, when it holds a leased key. */
+export const CurrentIdempotentRun = Context.Reference<IdempotentRun | null>(
+  "@fatura/application/IdempotencyStore/CurrentIdempotentRun",
+  { defaultValue: () => null }
+)
+
+/** A checkpoint or finish by a holder whose lease another request has taken over. */
+export class LeaseLost {
+  readonly _tag = "LeaseLost"
+}
+
 export class IdempotencyStore extends Context.Service<
   IdempotencyStore,
   {
@@ -38,6 +76,38 @@ export class IdempotencyStore extends Context.Service<
      * lost) loses its claim with its transaction, so a repeat runs at once instead of waiting out a lease.
      */
     readonly claim: (scope: IdempotencyScope, requestHash: string) => Effect.Effect<Claim, StorageUnavailable>
+    /**
+     * For a request that calls providers, and so must not hold a transaction while it runs: takes the key with a lease
+     * until `leaseUntil` (a statement of its own), or tells what became of it as `claim` does; a lease run out is taken
+     * over, with the recovery point its holder left.
+     */
+    readonly lease: (
+      scope: IdempotencyScope,
+      requestHash: string,
+      now: Timestamp.Timestamp,
+      leaseUntil: Timestamp.Timestamp
+    ) => Effect.Effect<Lease, StorageUnavailable>
+    /** Records how far the leased request got; in the transaction of what got it there. False: the lease was lost. */
+    readonly checkpoint: (
+      scope: IdempotencyScope,
+      token: string,
+      point: string
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Stores the leased request's response, if it still holds the lease; false when it does not. */
+    readonly finish: (
+      scope: IdempotencyScope,
+      token: string,
+      response: StoredResponse
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Ends the lease without a response, and a repeat runs at once: anew, with any body, when the request recorded
+     * nothing; from its recovery point, with the same body, when it did.
+     */
+    readonly release: (
+      scope: IdempotencyScope,
+      token: string,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<void, StorageUnavailable>
     /** Stores the response of the claimed request, in the transaction of the request's own changes. */
     readonly complete: (
       scope: IdempotencyScope,

@@ -53,7 +53,37 @@ export interface Transition {
   readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
 }
 
-/** The charge of a pending card invoice paid from the payer's side: its outcome and what it fixes. */
+/** What a card charge fixes on its invoice when it settles, known before the acquirer is asked. */
+export interface CardChargeTerms {
+  readonly installments: number
+  readonly fee: FeePlan.FeeSplit
+  readonly card: Invoice.CardDetails
+  readonly cardAssociate: Invoice.CardAssociate
+}
+
+/** The invoice a card charge made while creating it is to create when the charge settles, as it is before. */
+export interface CardChargeDraft {
+  readonly invoice: NewInvoice
+  readonly client: Invoice.Client
+}
+
+/**
+ * A card charge recorded before the acquirer is called (`requested`), and what became of it. Its reference is the
+ * acquirer's idempotency key; the card itself is never part of it. A charge of an existing invoice names it; one made
+ * while creating an invoice carries the invoice to create (`draft`), and names it once it is created.
+ */
+export interface CardCharge {
+  readonly reference: string
+  readonly invoiceId: Invoice.InvoiceId | null
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+  readonly state: "requested" | "approved" | "refused" | "void"
+  readonly terms: CardChargeTerms
+  readonly draft: CardChargeDraft | null
+  readonly requestedAt: Timestamp.Timestamp
+}
+
+/** The charge of a pending card invoice: its outcome and what it fixes. */
 export interface CardSettlement {
   readonly status: "paid" | "refused"
   readonly refusedReason: string | null
@@ -169,6 +199,30 @@ export class InvoiceRepository extends Context.Service<
       invoice: Invoice.Invoice,
       settlement: CardSettlement
     ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
+    /**
+     * Records a charge about to be sent to the acquirer: of a locked pending card invoice with none in flight
+     * (`chargeInFlight`), or of the invoice in its draft.
+     */
+    readonly recordCardCharge: (charge: Omit<CardCharge, "state">) => Effect.Effect<void, StorageUnavailable>
+    /** The invoice's charge still waiting for its answer, if any. */
+    readonly chargeInFlight: (
+      invoiceId: Invoice.InvoiceId
+    ) => Effect.Effect<Option.Option<CardCharge>, StorageUnavailable>
+    readonly findCardCharge: (reference: string) => Effect.Effect<Option.Option<CardCharge>, StorageUnavailable>
+    /** The charge, locked until the enclosing transaction ends; taken after its invoice's locks, if it has one. */
+    readonly lockCardCharge: (reference: string) => Effect.Effect<Option.Option<CardCharge>, StorageUnavailable>
+    /** Closes a locked requested charge with what became of it, naming the invoice it settled, if any. */
+    readonly closeCardCharge: (
+      reference: string,
+      state: "approved" | "refused" | "void",
+      invoiceId: Invoice.InvoiceId | null,
+      at: Timestamp.Timestamp
+    ) => Effect.Effect<void, StorageUnavailable>
+    /** Up to `limit` charges still requested since before `requestedBefore`, oldest first. */
+    readonly staleCardCharges: (
+      requestedBefore: Timestamp.Timestamp,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<CardCharge>, StorageUnavailable>
     /** Newest first; one more than `limit` tells whether there is a next page. */
     readonly list: (filter: ListFilter) => Effect.Effect<ReadonlyArray<Invoice.Invoice>, StorageUnavailable>
     /**

@@ -7,15 +7,14 @@ import {
   FeePlan,
   Invoice,
   InvoiceStatus,
-  InvoiceTransaction,
-  Ledger,
   type PaymentMethod,
   PixKey,
   Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { BoletoIssuer } from "./BoletoIssuer.js"
-import { CardAcquirer, type CardChargeResult, type CardData } from "./CardAcquirer.js"
+import type { CardData, CardSource, ThreeDSecureOutcome } from "./CardAcquirer.js"
+import { CardCharges } from "./CardCharges.js"
 import { CardTokenRepository } from "./CardTokenRepository.js"
 import * as Clock from "./Clock.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
@@ -30,7 +29,15 @@ import {
   UnknownCursor,
   UnusablePixKey
 } from "./Failures.js"
-import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "./InvoiceRepository.js"
+import { CurrentIdempotentRun } from "./IdempotencyStore.js"
+import * as InvoiceRecords from "./InvoiceRecords.js"
+import {
+  type CardCharge,
+  type CardChargeTerms,
+  type InvoiceReference,
+  InvoiceRepository,
+  type NewInvoice
+} from "./InvoiceRepository.js"
 import * as Metrics from "./Metrics.js"
 import { PixProvider } from "./PixProvider.js"
 import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
@@ -121,6 +128,11 @@ export const defaultPixExpiresIn = 86_400
 export const defaultBoletoDueInDays = 3
 export const maximumBoletoDueInDays = 365
 
+/** How far a create or a payment run under an Idempotency-Key got: the card charge it recorded, or its invoice. */
+type RecoveryPoint = { readonly cardCharge: string } | { readonly invoice: Invoice.InvoiceId }
+
+const recoveryPointOf = (text: string): RecoveryPoint => JSON.parse(text) as RecoveryPoint
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** Reads the `id` the merchant sent: a secureId, or the numeric id. Anything else names no invoice. */
@@ -141,9 +153,14 @@ const sameSecret = (expected: string, given: string): boolean => {
   return difference === 0
 }
 
-type Outcome =
-  | { readonly _tag: "Pending" }
-  | { readonly _tag: "Charged"; readonly result: CardChargeResult; readonly card: Invoice.CardDetails }
+/** A card checked and ready to charge: as the acquirer gets it, and as the invoice shows it. */
+interface PreparedCard {
+  readonly source: CardSource
+  readonly details: Invoice.CardDetails
+  readonly threeDSecure: ThreeDSecureOutcome
+  /** Refused without asking the acquirer: the company requires 3-D Secure and the payment was not authenticated. */
+  readonly refusedUpfront: boolean
+}
 
 /** The installments asked for (one when none), in the contract's words when out of range. */
 const checkInstallments = (amount: Cents.Cents, requested: number | null) =>
@@ -213,9 +230,10 @@ export class Invoices extends Context.Service<
       const transactions = yield* Transactions
       const pix = yield* PixProvider
       const boletos = yield* BoletoIssuer
-      const acquirer = yield* CardAcquirer
       const targets = yield* PostbackTargets
       const cardTokens = yield* CardTokenRepository
+      const cardCharges = yield* CardCharges
+      const records = InvoiceRecords.make(invoices, companies)
       // Settings are read once, when the service is built, from whatever configured it.
       const publicBaseUrl = yield* PublicBaseUrl
       const allowPrivatePostbacksInTest = yield* AllowPrivatePostbacksInTest
@@ -273,12 +291,10 @@ export class Invoices extends Context.Service<
         } as const
       })
 
-      /** Checks the card and charges it; the card number and security code go no further than the acquirer. */
-      const charge = Effect.fnUntraced(function* (
+      /** Checks the card; the card number and security code go no further than the acquirer. */
+      const prepareCard = Effect.fnUntraced(function* (
         payer: { readonly company: Company.Company; readonly mode: Invoice.Mode },
         card: CardInput,
-        amount: Cents.Cents,
-        installments: number,
         now: Timestamp.Timestamp
       ) {
         const { source, shown } = yield* cardSource(payer, card, Clock.businessDate(now), now)
@@ -290,17 +306,49 @@ export class Invoices extends Context.Service<
               ? null
               : { eci: card.eci, version: card.version, authenticated: threeDSecure === "authenticated" }
         }
-        if (payer.company.isActive3ds && threeDSecure === "unauthenticated") {
-          const result: CardChargeResult = { _tag: "Refused", reason: "authentication_required" }
-          return { _tag: "Charged", result, card: details } satisfies Outcome
+        return {
+          source,
+          details,
+          threeDSecure,
+          refusedUpfront: payer.company.isActive3ds && threeDSecure === "unauthenticated"
+        } satisfies PreparedCard
+      })
+
+      /** Records where a run under an Idempotency-Key got to, in the transaction that got it there. */
+      const checkpoint = (point: RecoveryPoint) =>
+        Effect.gen(function* () {
+          const run = yield* CurrentIdempotentRun
+          if (run !== null) yield* run.checkpoint(JSON.stringify(point))
+        })
+
+      /**
+       * What an earlier run of this create or payment, under the same Idempotency-Key, came to before it died or gave
+       * up: its invoice, once its charge is settled (asking the acquirer, never charging again). Null when nothing
+       * came of it (its charge did not happen): the request runs anew.
+       */
+      const resume = Effect.fnUntraced(function* (text: string) {
+        const point = recoveryPointOf(text)
+        if ("invoice" in point) {
+          const found = yield* invoices.findById(point.invoice)
+          if (Option.isNone(found)) return null
+          const view = yield* invoices.findWithCompany(
+            found.value.companyId,
+            found.value.mode,
+            { _tag: "Id", id: point.invoice },
+            yield* Clock.now
+          )
+          return Option.getOrNull(view)
         }
-        const result = yield* transactions.external(
-          acquirer.charge({ mode: payer.mode, amount, installments, card: source, threeDSecure })
-        )
-        return { _tag: "Charged", result, card: details } satisfies Outcome
+        const settled = yield* cardCharges.resume(point.cardCharge)
+        return Option.isNone(settled) || settled.value.state === "void" ? null : settled.value.view
       })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
+        const run = yield* CurrentIdempotentRun
+        if (run?.recoveryPoint != null) {
+          const resumed = yield* resume(run.recoveryPoint)
+          if (resumed !== null) return resumed
+        }
         const now = yield* Clock.now
         // The totals as the invoice is created: what the created event and a pending invoice's answer show.
         const { company, totals: totalsBefore } = yield* companyOf(
@@ -312,7 +360,7 @@ export class Invoices extends Context.Service<
 
         const amount = yield* Effect.fromResult(Invoice.checkAmount(input.totalPriceCents))
         if (input.postbackUrl !== null && (principal.mode === "live" || !allowPrivatePostbacksInTest)) {
-          yield* targets.check(input.postbackUrl)
+          yield* transactions.external(targets.check(input.postbackUrl))
         }
         const items: ReadonlyArray<Invoice.InvoiceItem> =
           input.items === null
@@ -340,9 +388,9 @@ export class Invoices extends Context.Service<
         const installments =
           input.method === "credit_card" ? yield* checkInstallments(amount, input.card?.installment ?? null) : 1
 
+        // The providers are asked first, outside any transaction; what they answer is stored below.
         let pixCharge: Invoice.PixCharge | null = null
         let boleto: Invoice.BoletoSlip | null = null
-        let outcome: Outcome = { _tag: "Pending" }
         switch (input.method) {
           case "pix": {
             // Keys are checked when they are set, but a company registered before that may hold one no BR Code
@@ -372,31 +420,24 @@ export class Invoices extends Context.Service<
             }
             break
           }
-          case "credit_card": {
-            if (input.card !== null) {
-              outcome = yield* charge({ company, mode: principal.mode }, input.card, amount, installments, now)
-            }
+          case "credit_card":
             break
-          }
         }
 
-        const approved = outcome._tag === "Charged" && outcome.result._tag === "Approved"
-        const refusedReason =
-          outcome._tag === "Charged" && outcome.result._tag === "Refused" ? outcome.result.reason : null
         const fee = FeePlan.split(company.feePlan, input.method, installments, amount)
-        const draft: NewInvoice = {
+        const pending: NewInvoice = {
           secureId,
           companyId: company.id,
           mode: principal.mode,
           method: input.method,
-          status: approved ? "paid" : refusedReason !== null ? "refused" : "pending",
+          status: "pending",
           amount,
           installments,
           createdAt: now,
           updatedAt: now,
-          paidAt: approved ? now : null,
+          paidAt: null,
           refundedAmount: 0 as Cents.Cents,
-          refusedReason,
+          refusedReason: null,
           postbackUrl: input.postbackUrl,
           traceable: input.tangible,
           ip: input.ip,
@@ -408,74 +449,73 @@ export class Invoices extends Context.Service<
           fee,
           pix: pixCharge,
           boleto,
-          card: outcome._tag === "Charged" ? outcome.card : null
+          card: null
         }
-        const created = { status: "pending", event: InvoiceStatus.eventType("pending") } as const
-        const timeline =
-          draft.status === "pending"
-            ? [created]
-            : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
-        const movements: ReadonlyArray<NewMovement> = approved
-          ? Ledger.onPaid(input.method, amount, fee.estimatedFee as Cents.Cents)
-          : []
 
-        return yield* transactions
-          .withTransaction(
-            Effect.gen(function* () {
-              const client = yield* invoices.upsertClient({
-                companyId: company.id,
-                mode: principal.mode,
-                document: input.payer.document,
-                name: input.payer.name,
-                email: input.payer.email,
-                phone: input.payer.phone,
-                now
-              })
-              const cardAssociate =
-                draft.card === null
-                  ? null
-                  : yield* invoices.associateCard({
-                      companyId: company.id,
-                      clientId: client.id,
-                      brand: draft.card.brand,
-                      firstDigits: draft.card.firstDigits,
-                      lastDigits: draft.card.lastDigits,
-                      expirationMonth: draft.card.expirationMonth,
-                      expirationYear: draft.card.expirationYear,
-                      now
-                    })
-              const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
-              const totals = approved ? yield* companies.totals(company.id, principal.mode, now) : totalsBefore
-              const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
-                invoices.recordEvent({
-                  id: `evt_${randomUuid()}`,
-                  postbackUrl: invoice.postbackUrl,
-                  companyId: company.id,
-                  invoiceId: invoice.id,
-                  type,
-                  livemode: principal.mode === "live",
-                  data: InvoiceTransaction.render(snapshot, company, snapshotTotals),
-                  createdAt: now
-                })
-              if (invoice.status === "pending") {
-                yield* record(InvoiceStatus.eventType("pending"), invoice, totalsBefore)
-              } else {
-                // The created event shows the invoice as it was created, before the charge settled it.
-                const asCreated: Invoice.Invoice = {
-                  ...invoice,
-                  status: "pending",
-                  paidAt: null,
-                  refusedReason: null,
-                  timeline: invoice.timeline.slice(0, 1),
-                  movements: []
-                }
-                yield* record(InvoiceStatus.eventType("pending"), asCreated, totalsBefore)
-                yield* record(InvoiceStatus.eventType(invoice.status), invoice, totals)
-              }
-              return { invoice, company, totals }
+        // A card is charged after this transaction has recorded the charge, with the invoice to create when it
+        // settles; every other invoice is created here.
+        const stored = yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const client = yield* invoices.upsertClient({
+              companyId: company.id,
+              mode: principal.mode,
+              document: input.payer.document,
+              name: input.payer.name,
+              email: input.payer.email,
+              phone: input.payer.phone,
+              now
             })
-          )
-          .pipe(Effect.tap(({ invoice }) => Metrics.countInvoiceCreated(invoice.method, invoice.status)))
+            const card = input.method === "credit_card" ? input.card : null
+            if (card === null) {
+              const view = yield* records.insertCreated(company, pending, client, null, [], totalsBefore)
+              yield* checkpoint({ invoice: view.invoice.id })
+              return { _tag: "Created", view } as const
+            }
+            const prepared = yield* prepareCard({ company, mode: principal.mode }, card, now)
+            const cardAssociate = yield* invoices.associateCard({
+              companyId: company.id,
+              clientId: client.id,
+              brand: prepared.details.brand,
+              firstDigits: prepared.details.firstDigits,
+              lastDigits: prepared.details.lastDigits,
+              expirationMonth: prepared.details.expirationMonth,
+              expirationYear: prepared.details.expirationYear,
+              now
+            })
+            const draft: NewInvoice = { ...pending, card: prepared.details }
+            if (prepared.refusedUpfront) {
+              const refused: NewInvoice = { ...draft, status: "refused", refusedReason: "authentication_required" }
+              const view = yield* records.insertCreated(company, refused, client, cardAssociate, [], totalsBefore)
+              yield* checkpoint({ invoice: view.invoice.id })
+              return { _tag: "Created", view } as const
+            }
+            const charge: CardCharge = {
+              reference: `ch_${randomUuid()}`,
+              invoiceId: null,
+              companyId: company.id,
+              mode: principal.mode,
+              state: "requested",
+              terms: { installments, fee, card: prepared.details, cardAssociate },
+              draft: { invoice: draft, client },
+              requestedAt: now
+            }
+            yield* invoices.recordCardCharge(charge)
+            yield* checkpoint({ cardCharge: charge.reference })
+            return { _tag: "Charging", charge, prepared } as const
+          })
+        )
+        const view =
+          stored._tag === "Created"
+            ? stored.view
+            : yield* cardCharges.send(stored.charge, {
+                mode: principal.mode,
+                amount,
+                installments,
+                card: stored.prepared.source,
+                threeDSecure: stored.prepared.threeDSecure
+              })
+        yield* Metrics.countInvoiceCreated(view.invoice.method, view.invoice.status)
+        return view
       })
 
       const find = Effect.fn("Invoices.find")(function* (principal: Principal, raw: string) {
@@ -546,10 +586,16 @@ export class Invoices extends Context.Service<
         checkoutToken: string,
         card: CardInput
       ) {
-        return yield* transactions.withTransaction(
+        const found = yield* findForPayer(secureId, checkoutToken)
+        const run = yield* CurrentIdempotentRun
+        if (run?.recoveryPoint != null) {
+          const resumed = yield* resume(run.recoveryPoint)
+          if (resumed !== null) return { invoice: resumed.invoice, company: resumed.company }
+        }
+        const started = yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const found = yield* findForPayer(secureId, checkoutToken)
-            // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice.
+            // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice. Both are held
+            // only while the charge is recorded, and again while it is settled; never while the acquirer answers.
             const company = yield* companyOf(invoices.lockCompanyLedger(found.company.id), found.company.id)
             const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
@@ -557,45 +603,61 @@ export class Invoices extends Context.Service<
             if (invoice.method !== "credit_card" || invoice.status !== "pending") {
               return yield* new MoveNotAllowed({ reason: "only a pending credit_card invoice is paid here" })
             }
+            if (Option.isSome(yield* invoices.chargeInFlight(invoice.id))) {
+              return yield* new MoveNotAllowed({
+                reason: "a card payment of this invoice is waiting for the acquirer's answer"
+              })
+            }
             const installments = yield* checkInstallments(invoice.amount, card.installment)
             const now = yield* Clock.now
-            const outcome = yield* charge({ company, mode: invoice.mode }, card, invoice.amount, installments, now)
-            const approved = outcome.result._tag === "Approved"
-            const fee = FeePlan.split(company.feePlan, "credit_card", installments, invoice.amount)
+            const prepared = yield* prepareCard({ company, mode: invoice.mode }, card, now)
             const cardAssociate = yield* invoices.associateCard({
               companyId: company.id,
               clientId: invoice.client.id,
-              brand: outcome.card.brand,
-              firstDigits: outcome.card.firstDigits,
-              lastDigits: outcome.card.lastDigits,
-              expirationMonth: outcome.card.expirationMonth,
-              expirationYear: outcome.card.expirationYear,
+              brand: prepared.details.brand,
+              firstDigits: prepared.details.firstDigits,
+              lastDigits: prepared.details.lastDigits,
+              expirationMonth: prepared.details.expirationMonth,
+              expirationYear: prepared.details.expirationYear,
               now
             })
-            const settled = yield* invoices.settleCardPayment(invoice, {
-              status: approved ? "paid" : "refused",
-              refusedReason: outcome.result._tag === "Refused" ? outcome.result.reason : null,
+            const terms: CardChargeTerms = {
               installments,
-              fee,
-              card: outcome.card,
-              cardAssociate,
-              at: now,
-              movements: approved ? Ledger.onPaid("credit_card", invoice.amount, fee.estimatedFee as Cents.Cents) : []
-            })
-            const totals = yield* companies.totals(company.id, settled.mode, now)
-            yield* invoices.recordEvent({
-              id: `evt_${randomUuid()}`,
-              postbackUrl: settled.postbackUrl,
+              fee: FeePlan.split(company.feePlan, "credit_card", installments, invoice.amount),
+              card: prepared.details,
+              cardAssociate
+            }
+            if (prepared.refusedUpfront) {
+              const view = yield* records.settleCardInvoice(company, invoice, terms, "authentication_required", now)
+              yield* checkpoint({ invoice: invoice.id })
+              return { _tag: "Settled", view } as const
+            }
+            const charge: CardCharge = {
+              reference: `ch_${randomUuid()}`,
+              invoiceId: invoice.id,
               companyId: company.id,
-              invoiceId: settled.id,
-              type: InvoiceStatus.eventType(settled.status),
-              livemode: settled.mode === "live",
-              data: InvoiceTransaction.render(settled, company, totals),
-              createdAt: now
-            })
-            return { invoice: settled, company }
+              mode: invoice.mode,
+              state: "requested",
+              terms,
+              draft: null,
+              requestedAt: now
+            }
+            yield* invoices.recordCardCharge(charge)
+            yield* checkpoint({ cardCharge: charge.reference })
+            return { _tag: "Charging", charge, prepared, amount: invoice.amount } as const
           })
         )
+        const view =
+          started._tag === "Settled"
+            ? started.view
+            : yield* cardCharges.send(started.charge, {
+                mode: started.charge.mode,
+                amount: started.amount,
+                installments: started.charge.terms.installments,
+                card: started.prepared.source,
+                threeDSecure: started.prepared.threeDSecure
+              })
+        return { invoice: view.invoice, company: view.company }
       })
 
       return Invoices.of({ create, find, list, findForPayer, payForPayer, checkout })

@@ -34,7 +34,7 @@ describe("Transactions (in memory)", () => {
         const failed = yield* Effect.exit(
           (yield* Transactions).withTransaction(
             Effect.gen(function* () {
-              yield* invoices.create(principal, cardRequest())
+              yield* invoices.create(principal, cardRequest(null))
               yield* lifecycle.pay(principal, pending.secureId)
               return yield* Effect.fail("the response could not be stored")
             })
@@ -58,10 +58,10 @@ describe("Transactions (in memory)", () => {
         const { withTransaction } = yield* Transactions
         const kept = yield* withTransaction(
           Effect.gen(function* () {
-            const outer = yield* invoices.create(principal, pixRequest({ externalRef: "kept" }))
+            const outer = yield* invoices.create(principal, cardRequest(null, { externalRef: "kept" }))
             yield* withTransaction(
               Effect.andThen(
-                invoices.create(principal, pixRequest({ externalRef: "taken back" })),
+                invoices.create(principal, cardRequest(null, { externalRef: "taken back" })),
                 Effect.fail("inner failure")
               )
             ).pipe(Effect.ignore)
@@ -85,7 +85,7 @@ describe("Transactions (in memory)", () => {
         const writer = yield* Effect.forkChild(
           (yield* Transactions).withTransaction(
             Effect.gen(function* () {
-              yield* invoices.create(principal, pixRequest())
+              yield* invoices.create(principal, cardRequest(null))
               expect((yield* invoices.list(principal, listAll)).invoices).toHaveLength(1)
               yield* Deferred.succeed(written, undefined)
               yield* Deferred.await(commit)
@@ -103,56 +103,43 @@ describe("Transactions (in memory)", () => {
 
   /**
    * Two transactions that lock two companies in opposite orders, each waiting until the other holds its first lock;
-   * `second` may act outside the database between its locks, and asks for its second lock last, so it is the one
-   * that closes the cycle and gives way.
+   * `second` asks for its second lock last, so it is the one that closes the cycle and gives way.
    */
-  const crossedLocks = (outside: boolean) =>
-    Effect.gen(function* () {
-      const a = (yield* registerMerchant()).principal.companyId
-      const b = (yield* registerMerchant()).principal.companyId
-      const repository = yield* InvoiceRepository
-      const transactions = yield* Transactions
-      const runs = yield* Ref.make(0)
-      const holds = { first: yield* Deferred.make<void>(), second: yield* Deferred.make<void>() }
-      const lockBoth = (
-        mine: Deferred.Deferred<void>,
-        theirs: Deferred.Deferred<void>,
-        order: readonly [Company.CompanyId, Company.CompanyId],
-        act: Effect.Effect<void>
-      ) =>
-        transactions.withTransaction(
-          Effect.gen(function* () {
-            yield* Ref.update(runs, (n) => n + 1)
-            yield* repository.lockCompanyLedger(order[0])
-            yield* Deferred.succeed(mine, undefined)
-            yield* Deferred.await(theirs)
-            yield* act
-            yield* repository.lockCompanyLedger(order[1])
-          })
-        )
-      const first = yield* Effect.forkChild(lockBoth(holds.first, holds.second, [a, b], Effect.void))
-      const second = yield* Effect.forkChild(
-        lockBoth(
-          holds.second,
-          holds.first,
-          [b, a],
-          Effect.andThen(
-            outside ? transactions.external(Effect.void) : Effect.void,
-            Effect.repeat(Effect.yieldNow, { times: 100 })
-          )
-        )
+  const crossedLocks = Effect.gen(function* () {
+    const a = (yield* registerMerchant()).principal.companyId
+    const b = (yield* registerMerchant()).principal.companyId
+    const repository = yield* InvoiceRepository
+    const transactions = yield* Transactions
+    const runs = yield* Ref.make(0)
+    const holds = { first: yield* Deferred.make<void>(), second: yield* Deferred.make<void>() }
+    const lockBoth = (
+      mine: Deferred.Deferred<void>,
+      theirs: Deferred.Deferred<void>,
+      order: readonly [Company.CompanyId, Company.CompanyId]
+    ) =>
+      transactions.withTransaction(
+        Effect.gen(function* () {
+          yield* Ref.update(runs, (n) => n + 1)
+          yield* repository.lockCompanyLedger(order[0])
+          yield* Deferred.succeed(mine, undefined)
+          yield* Deferred.await(theirs)
+          yield* Effect.repeat(Effect.yieldNow, { times: 100 })
+          yield* repository.lockCompanyLedger(order[1])
+        })
       )
-      return {
-        first: yield* Fiber.await(first),
-        second: yield* Fiber.await(second),
-        runs: yield* Ref.get(runs)
-      }
-    })
+    const first = yield* Effect.forkChild(lockBoth(holds.first, holds.second, [a, b]))
+    const second = yield* Effect.forkChild(lockBoth(holds.second, holds.first, [b, a]))
+    return {
+      first: yield* Fiber.await(first),
+      second: yield* Fiber.await(second),
+      runs: yield* Ref.get(runs)
+    }
+  })
 
   it.effect("of two transactions waiting for each other, one gives way and runs again, and both commit", () =>
     provided(
       Effect.gen(function* () {
-        const { first, second, runs } = yield* crossedLocks(false)
+        const { first, second, runs } = yield* crossedLocks
         expect(Exit.isSuccess(first)).toBe(true)
         expect(Exit.isSuccess(second)).toBe(true)
         expect(runs).toBe(3)
@@ -160,16 +147,29 @@ describe("Transactions (in memory)", () => {
     )
   )
 
-  it.effect("a transaction that acted outside is not run again: it fails, as the database being busy", () =>
+  it.effect("refuses a call outside the database inside a transaction: it is not made, and nothing commits", () =>
     provided(
       Effect.gen(function* () {
-        const { first, second, runs } = yield* crossedLocks(true)
-        expect(Exit.isSuccess(first)).toBe(true)
-        expect(second).toMatchObject({ _tag: "Failure" })
-        expect(Exit.isFailure(second) && second.cause.reasons[0]).toMatchObject({
-          error: { _tag: "StorageUnavailable" }
-        })
-        expect(runs).toBe(2)
+        const transactions = yield* Transactions
+        const { principal } = yield* registerMerchant()
+        const invoices = yield* Invoices
+        let calls = 0
+        const exit = yield* Effect.exit(
+          transactions.withTransaction(
+            Effect.gen(function* () {
+              yield* invoices.create(principal, cardRequest(null))
+              yield* transactions.external(Effect.sync(() => calls++))
+            })
+          )
+        )
+        expect(Exit.hasDies(exit)).toBe(true)
+        expect(calls).toBe(0)
+        // A use case that asks a provider for a charge cannot be run inside a transaction either.
+        const inside = yield* Effect.exit(transactions.withTransaction(invoices.create(principal, pixRequest())))
+        expect(Exit.hasDies(inside)).toBe(true)
+        expect((yield* invoices.list(principal, listAll)).invoices).toHaveLength(0)
+        yield* transactions.external(Effect.sync(() => calls++))
+        expect(calls).toBe(1)
       })
     )
   )

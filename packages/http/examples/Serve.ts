@@ -3,6 +3,7 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   Authentication,
+  CardCharges,
   CardTokens,
   Companies,
   InvoiceLifecycle,
@@ -27,7 +28,7 @@ const app = Effect.gen(function* () {
   const useCases = Layer.mergeAll(
     Authentication.layer,
     Companies.layer,
-    Invoices.layer,
+    Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
     InvoiceLifecycle.layer,
     Postbacks.layer,
     CardTokens.layer

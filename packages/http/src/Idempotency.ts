@@ -1,9 +1,23 @@
-// SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored with the request's own
-// changes, in one transaction, and repeats get it back instead of running again. It runs after authentication, on
+// SPEC 9 for every POST: with an `Idempotency-Key`, the first request's response is stored and repeats get it back
+// instead of running again. A request that only writes to the database stores its response with its own changes, in
+// one transaction. A request that calls a provider (a card acquirer, a pix or bank slip provider) must hold no
+// transaction while it waits for one: it holds its key by a lease instead, records in its own transactions how far it
+// got, and a repeat after it died resumes from there rather than charging again. It runs after authentication, on
 // what the edge decided the request is: its principal, the route the router matched, and the body parsed once.
 import { IdempotencyConflict, Unavailable } from "@fatura/api"
-import { Clock, type IdempotencyScope, IdempotencyStore, Secrets, Transactions } from "@fatura/application"
-import { type Cause, Effect, Equal, Hash } from "effect"
+import {
+  Clock,
+  CurrentIdempotentRun,
+  type IdempotencyScope,
+  IdempotencyStore,
+  type IdempotentRun,
+  LeaseLost,
+  leaseDuration,
+  Secrets,
+  Transactions
+} from "@fatura/application"
+import { Timestamp } from "@fatura/domain"
+import { Cause, Duration, Effect, Equal, Hash } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as RequestBody from "./RequestBody.js"
@@ -87,18 +101,119 @@ export interface Owner {
   readonly companyId: IdempotencyScope["companyId"]
 }
 
+const inProgress = () => conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running")
+
+const replay = (response: { readonly status: number; readonly body: string }) =>
+  HttpServerResponse.text(response.body, {
+    status: response.status,
+    contentType: "application/json",
+    headers: { "idempotent-replayed": "true" }
+  })
+
+const leaseSeconds = Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))
+
 export const make = Effect.gen(function* () {
   const store = yield* IdempotencyStore
   const transactions = yield* Transactions
 
+  /** The request run in one transaction with its claim and its stored response. */
+  const inTransaction = <E, R>(
+    scope: IdempotencyScope,
+    requestHash: string,
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
+    transactions.withTransaction(
+      Effect.gen(function* () {
+        const claim = yield* store.claim(scope, requestHash)
+        switch (claim._tag) {
+          case "Replay":
+            return replay(claim.response)
+          case "Conflict":
+            return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
+          case "InProgress":
+            return inProgress()
+          case "Claimed": {
+            const response = yield* next.pipe(Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause))))
+            if (isStored(response.status)) {
+              yield* store.complete(
+                scope,
+                requestHash,
+                { status: response.status, body: bodyText(response) },
+                yield* Clock.now
+              )
+            }
+            return response
+          }
+        }
+      })
+    )
+
+  /**
+   * The request run under a lease, outside any transaction. A response that is not stored, a failure or an
+   * interruption ends the lease at once, keeping what the request recorded of how far it got; a holder that dies
+   * keeps its key until the lease runs out. A run whose lease was taken over (it outlived it) cannot record
+   * anything more, and is answered as the request in progress it has become.
+   */
+  const leased = <E, R>(
+    scope: IdempotencyScope,
+    requestHash: string,
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.now
+      const lease = yield* store.lease(scope, requestHash, now, Timestamp.plusSeconds(now, leaseSeconds))
+      switch (lease._tag) {
+        case "Replay":
+          return replay(lease.response)
+        case "Conflict":
+          return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
+        case "InProgress":
+          return inProgress()
+        case "Leased": {
+          const run: IdempotentRun = {
+            recoveryPoint: lease.recoveryPoint,
+            checkpoint: (point) =>
+              Effect.flatMap(store.checkpoint(scope, lease.token, point), (held) =>
+                held ? Effect.void : Effect.die(new LeaseLost())
+              )
+          }
+          const release = Effect.flatMap(Clock.now, (at) => store.release(scope, lease.token, at)).pipe(
+            Effect.ignore,
+            Effect.uninterruptible
+          )
+          const response = yield* next.pipe(
+            Effect.provideService(CurrentIdempotentRun, run),
+            Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : release)),
+            Effect.catchCause((cause) =>
+              Cause.hasDies(cause) &&
+              cause.reasons.some((reason) => Cause.isDieReason(reason) && reason.defect instanceof LeaseLost)
+                ? Effect.succeed(inProgress())
+                : Effect.fail(new RequestFailed(cause))
+            )
+          )
+          if (!isStored(response.status)) {
+            yield* release
+            return response
+          }
+          const finished = yield* store.finish(scope, lease.token, {
+            status: response.status,
+            body: bodyText(response)
+          })
+          return finished ? response : inProgress()
+        }
+      }
+    })
+
   /**
    * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload`
    * says whether the route reads a body: a body it reads but cannot decode is answered 400 by the route, which is
-   * never stored, and a body it ignores is no part of what a repeat must match.
+   * never stored, and a body it ignores is no part of what a repeat must match. `callsProviders` says whether the
+   * route's use case calls a provider, and so runs under a lease instead of in one transaction.
    */
   return <E, R>(
     owner: Effect.Effect<Owner>,
     takesPayload: boolean,
+    callsProviders: boolean,
     next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ) =>
     Effect.gen(function* () {
@@ -121,44 +236,12 @@ export const make = Effect.gen(function* () {
         Object.keys(params).length === 0 ? payload : `${JSON.stringify(canonical(params))} ${payload}`
       )
       const scope: IdempotencyScope = { ...(yield* owner), endpoint: `POST ${route.path}`, key }
-      // The claim, the request's changes and its stored response share one transaction: a request that fails,
-      // or dies with its process, leaves the key free, and one that commits leaves its response.
-      return yield* transactions
-        .withTransaction(
-          Effect.gen(function* () {
-            const claim = yield* store.claim(scope, requestHash)
-            switch (claim._tag) {
-              case "Replay":
-                return HttpServerResponse.text(claim.response.body, {
-                  status: claim.response.status,
-                  contentType: "application/json",
-                  headers: { "idempotent-replayed": "true" }
-                })
-              case "Conflict":
-                return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
-              case "InProgress":
-                return conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running")
-              case "Claimed": {
-                const response = yield* next.pipe(Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause))))
-                if (isStored(response.status)) {
-                  yield* store.complete(
-                    scope,
-                    requestHash,
-                    { status: response.status, body: bodyText(response) },
-                    yield* Clock.now
-                  )
-                }
-                return response
-              }
-            }
-          })
-        )
-        .pipe(
-          Effect.catchIf(
-            (failure): failure is RequestFailed => failure instanceof RequestFailed,
-            (failure) => Effect.failCause(failure.cause as Cause.Cause<E>)
-          ),
-          Effect.catchTag("StorageUnavailable", () => Effect.succeed(unavailable()))
-        )
+      return yield* (callsProviders ? leased(scope, requestHash, next) : inTransaction(scope, requestHash, next)).pipe(
+        Effect.catchIf(
+          (failure): failure is RequestFailed => failure instanceof RequestFailed,
+          (failure) => Effect.failCause(failure.cause as Cause.Cause<E>)
+        ),
+        Effect.catchTag("StorageUnavailable", () => Effect.succeed(unavailable()))
+      )
     })
 })

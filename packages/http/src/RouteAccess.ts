@@ -34,15 +34,24 @@ interface RoutePolicy {
   readonly access: Access
   /** Whether the route reads a body, which a repeat with the same `Idempotency-Key` must then match. */
   readonly takesPayload: boolean
+  /**
+   * Whether the route's use case calls a provider (the card acquirer, a pix or bank slip provider), and so must not
+   * run inside a transaction: it holds an `Idempotency-Key` by a lease.
+   */
+  readonly callsProviders: boolean
   /** Whether the route answers with a page for people, which says itself that an invoice was not found. */
   readonly page: boolean
 }
 
-const open: RoutePolicy = { access: "open", takesPayload: false, page: false }
+const open: RoutePolicy = { access: "open", takesPayload: false, callsProviders: false, page: false }
+
+/** The operations, by group and name, whose use case calls a provider: creating an invoice, and the card's. */
+const callingProviders = new Set(["invoices.create", "public.tokenizeCard", "public.pay"])
 
 /** Each route's policy, by `METHOD path` as the router knows it, read off the contract's security declarations. */
 const policies = (): ReadonlyMap<string, RoutePolicy> => {
   const byRoute = new Map<string, RoutePolicy>()
+  const operations = new Set<string>()
   HttpApi.reflect(FaturaApi, {
     onGroup: () => {},
     onEndpoint: ({ group, endpoint, middleware }) => {
@@ -57,11 +66,21 @@ const policies = (): ReadonlyMap<string, RoutePolicy> => {
       byRoute.set(`${endpoint.method} ${endpoint.path}`, {
         access,
         takesPayload: endpoint.payload.size > 0,
+        callsProviders: callingProviders.has(`${group.identifier}.${endpoint.identifier}`),
         page: false
       })
+      operations.add(`${group.identifier}.${endpoint.identifier}`)
     }
   })
-  byRoute.set(`GET ${CheckoutHttp.path}`, { access: "checkoutToken", takesPayload: false, page: true })
+  for (const operation of callingProviders) {
+    if (!operations.has(operation)) throw new Error(`the contract has no operation ${operation}`)
+  }
+  byRoute.set(`GET ${CheckoutHttp.path}`, {
+    access: "checkoutToken",
+    takesPayload: false,
+    callsProviders: false,
+    page: true
+  })
   return byRoute
 }
 
@@ -105,7 +124,12 @@ export const middleware = HttpRouter.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         const address = clientAddress(request)
         const as = (principal: RequestPrincipal.Principal, owner: Effect.Effect<Idempotency.Owner>) =>
-          idempotent(owner, policy.takesPayload, Effect.provideService(next, RequestPrincipal.Current, principal))
+          idempotent(
+            owner,
+            policy.takesPayload,
+            policy.callsProviders,
+            Effect.provideService(next, RequestPrincipal.Current, principal)
+          )
 
         switch (policy.access) {
           case "open":
@@ -158,6 +182,7 @@ export const middleware = HttpRouter.middleware(
             return yield* idempotent(
               Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null })),
               policy.takesPayload,
+              policy.callsProviders,
               next
             )
           }

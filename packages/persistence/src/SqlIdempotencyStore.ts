@@ -1,10 +1,11 @@
-// The IdempotencyStore port in SQL: a stored response per principal, endpoint and key, and a transaction-level
-// advisory lock on the same three as the claim — held while the request runs, and gone with its transaction,
-// whether it commits, rolls back or its connection dies with the process.
-import { type Claim, IdempotencyStore } from "@fatura/application"
+// The IdempotencyStore port in SQL: a stored response per principal, endpoint and key. A request that runs in one
+// transaction claims its key with a transaction-level advisory lock on the same three — held while it runs, and gone
+// with its transaction, whether it commits, rolls back or its connection dies with the process. A request that calls
+// providers, and so runs outside any transaction, holds a lease instead: the row without its response yet.
+import { type Claim, IdempotencyStore, type Lease, Secrets } from "@fatura/application"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { int, storage, text } from "./Columns.js"
+import { int, nullableText, storage, text } from "./Columns.js"
 
 /** The advisory lock space of idempotency claims (the two-key form; migrations use the one-key form). */
 const lockClass = 0x69646d70 // "idmp"
@@ -32,6 +33,70 @@ export const layer = Layer.effect(
             _tag: "Replay",
             response: { status: int(row.response_status), body: text(row.response_body) }
           } satisfies Claim
+        }).pipe(storage),
+
+      // One statement takes a free key or a lease run out (keeping the recovery point its holder left); only when it
+      // takes nothing is the row read, to tell a replay, a conflict or a request still running.
+      lease: (scope, requestHash, now, leaseUntil) =>
+        Effect.gen(function* () {
+          const token = Secrets.randomBase62(22)
+          const [taken] = yield* sql`
+            INSERT INTO idempotency_keys (principal, company_id, endpoint, key, request_hash, lease_token, lease_until,
+                                          created_at)
+            VALUES (${scope.principal}, ${scope.companyId}, ${scope.endpoint}, ${scope.key}, ${requestHash}, ${token},
+                    ${leaseUntil}::timestamptz, ${now}::timestamptz)
+            ON CONFLICT (principal, endpoint, key) DO UPDATE
+              SET lease_token = excluded.lease_token, lease_until = excluded.lease_until
+              WHERE idempotency_keys.response_status IS NULL
+                AND idempotency_keys.request_hash = excluded.request_hash
+                AND idempotency_keys.lease_until <= ${now}::timestamptz
+            RETURNING recovery_point`
+          if (taken !== undefined) {
+            return { _tag: "Leased", token, recoveryPoint: nullableText(taken.recovery_point) } satisfies Lease
+          }
+          const [row] = yield* sql`
+            SELECT request_hash, response_status, response_body FROM idempotency_keys
+            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}`
+          if (row === undefined || text(row.request_hash) !== requestHash) return { _tag: "Conflict" } satisfies Lease
+          if (row.response_status === null) return { _tag: "InProgress" } satisfies Lease
+          return {
+            _tag: "Replay",
+            response: { status: int(row.response_status), body: text(row.response_body) }
+          } satisfies Lease
+        }).pipe(storage),
+
+      checkpoint: (scope, token, point) =>
+        sql`
+          UPDATE idempotency_keys SET recovery_point = ${point}
+          WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
+            AND lease_token = ${token} AND response_status IS NULL
+          RETURNING 1`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          storage
+        ),
+
+      finish: (scope, token, response) =>
+        sql`
+          UPDATE idempotency_keys
+          SET response_status = ${response.status}, response_body = ${response.body}, lease_token = NULL,
+              lease_until = NULL
+          WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
+            AND lease_token = ${token} AND response_status IS NULL
+          RETURNING 1`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          storage
+        ),
+
+      release: (scope, token, now) =>
+        Effect.gen(function* () {
+          yield* sql`
+            DELETE FROM idempotency_keys
+            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
+              AND lease_token = ${token} AND response_status IS NULL AND recovery_point IS NULL`
+          yield* sql`
+            UPDATE idempotency_keys SET lease_until = ${now}::timestamptz
+            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
+              AND lease_token = ${token} AND response_status IS NULL`
         }).pipe(storage),
 
       complete: (scope, requestHash, response, now) =>

@@ -1,5 +1,13 @@
 // The InvoiceRepository port in SQL. An invoice is read with its client and timeline in one round trip.
-import { type InvoiceReference, InvoiceRepository, type NewInvoice, type NewMovement } from "@fatura/application"
+import {
+  type CardCharge,
+  type CardChargeDraft,
+  type CardChargeTerms,
+  type InvoiceReference,
+  InvoiceRepository,
+  type NewInvoice,
+  type NewMovement
+} from "@fatura/application"
 import type {
   Cents,
   Company,
@@ -121,6 +129,20 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
     createdAt: timestamp(entry.created_at)
   }))
 })
+
+const toCardCharge = (row: Record<string, unknown>): CardCharge => ({
+  reference: text(row.reference),
+  invoiceId: row.invoice_id === null ? null : (int(row.invoice_id) as Invoice.InvoiceId),
+  companyId: int(row.company_id) as Company.CompanyId,
+  mode: text(row.mode) as Invoice.Mode,
+  state: text(row.state) as CardCharge["state"],
+  terms: json<CardChargeTerms>(row.terms),
+  draft: row.draft === null ? null : json<CardChargeDraft>(row.draft),
+  requestedAt: timestamp(row.requested_at)
+})
+
+const cardChargeColumns =
+  "reference, invoice_id, company_id, mode, state, terms, draft, fatura_ts(requested_at) AS requested_at"
 
 export const layer = Layer.effect(
   InvoiceRepository,
@@ -359,6 +381,50 @@ export const layer = Layer.effect(
           for (const movement of settlement.movements) yield* appendLedger(invoice, movement, settlement.at)
           return Option.getOrThrow(yield* findById(invoice.id))
         }).pipe(storage),
+
+      recordCardCharge: (charge) =>
+        sql`
+          INSERT INTO card_charges (reference, invoice_id, company_id, mode, state, terms, draft, requested_at)
+          VALUES (${charge.reference}, ${charge.invoiceId}, ${charge.companyId}, ${charge.mode}, 'requested',
+                  ${JSON.stringify(charge.terms)}::jsonb,
+                  ${charge.draft === null ? null : JSON.stringify(charge.draft)}::jsonb,
+                  ${charge.requestedAt}::timestamptz)`.pipe(Effect.asVoid, storage),
+
+      chargeInFlight: (invoiceId) =>
+        sql`
+          SELECT ${sql.unsafe(cardChargeColumns)} FROM card_charges
+          WHERE invoice_id = ${invoiceId} AND state = 'requested'`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCardCharge)),
+          storage
+        ),
+
+      findCardCharge: (reference) =>
+        sql`SELECT ${sql.unsafe(cardChargeColumns)} FROM card_charges WHERE reference = ${reference}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCardCharge)),
+          storage
+        ),
+
+      lockCardCharge: (reference) =>
+        sql`SELECT ${sql.unsafe(cardChargeColumns)} FROM card_charges WHERE reference = ${reference} FOR UPDATE`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCardCharge)),
+          storage
+        ),
+
+      closeCardCharge: (reference, state, invoiceId, at) =>
+        sql`
+          UPDATE card_charges
+          SET state = ${state}, invoice_id = coalesce(${invoiceId}, invoice_id), settled_at = ${at}::timestamptz
+          WHERE reference = ${reference}`.pipe(Effect.asVoid, storage),
+
+      staleCardCharges: (requestedBefore, limit) =>
+        sql`
+          SELECT ${sql.unsafe(cardChargeColumns)} FROM card_charges
+          WHERE state = 'requested' AND requested_at < ${requestedBefore}::timestamptz
+          ORDER BY requested_at
+          LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toCardCharge)),
+          storage
+        ),
 
       // Newest first by creation time, then id: each filter has an index in that order (migration 0011), so a page
       // reads its own rows whatever the size of the company's history. The cursor is written as a plain bound on

@@ -17,14 +17,19 @@ const firstDelayMillis = 10
 interface Run {
   /** A statement of this run lost a conflict, whether or not the body let the failure through. */
   contended: boolean
-  /** Nothing outside the database was done in this run: running it again does nothing twice. */
-  repeatable: boolean
 }
 
 /** The run of the transaction the current fiber is in; none outside a transaction. */
 const CurrentRun = Context.Reference<Run | undefined>("@fatura/persistence/SqlTransactions/CurrentRun", {
   defaultValue: () => undefined
 })
+
+/** A call outside the database from inside a transaction: a bug of the use case making it, never run. */
+export class CallInsideTransaction extends Error {
+  constructor() {
+    super("a call outside the database was made inside a transaction; it was not made")
+  }
+}
 
 /** Rolls back a run that lost a conflict but answered anyway (a nested failure turned into a response). */
 class LostConflict {}
@@ -78,7 +83,7 @@ export const layer = Layer.effect(
 
     const outermost = <A, E, R>(effect: Effect.Effect<A, E, R>, retry: number): Effect.Effect<A, unknown, R> =>
       Effect.suspend(() => {
-        const run: Run = { contended: false, repeatable: true }
+        const run: Run = { contended: false }
         return sql
           .withTransaction(
             effect.pipe(
@@ -90,10 +95,9 @@ export const layer = Layer.effect(
             Effect.catchCause((cause) => {
               // An interrupted run stays interrupted: running it again is not the caller's wish.
               if ((!run.contended && !lostConflict(cause)) || Cause.hasInterrupts(cause)) return settle(cause)
-              if (!run.repeatable || retry >= retries) {
+              if (retry >= retries) {
                 return Effect.logWarning("a transaction kept losing conflicts with others; giving up", {
-                  runs: retry + 1,
-                  repeatable: run.repeatable
+                  runs: retry + 1
                 }).pipe(Effect.andThen(Effect.fail(busy())))
               }
               return Random.next.pipe(
@@ -115,9 +119,7 @@ export const layer = Layer.effect(
 
       external: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.gen(function* () {
-          const run = yield* CurrentRun
-          // Marked before it starts: an effect that fails or is cut off may still have happened outside.
-          if (run !== undefined) run.repeatable = false
+          if ((yield* CurrentRun) !== undefined) return yield* Effect.die(new CallInsideTransaction())
           return yield* effect
         })
     })

@@ -120,4 +120,70 @@ onEachDatabase("IdempotencyStore", (it, database) => {
       })
     )
   }
+
+  it.effect("leases a key outside any transaction: in progress until it runs out, then taken over where it got to", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const scope = scopeOf(yield* aCompany())
+
+      const first = yield* store.lease(scope, "hash-a", at(0), at(30))
+      expect(first).toMatchObject({ _tag: "Leased", recoveryPoint: null })
+      const token = first._tag === "Leased" ? first.token : ""
+      expect(yield* store.lease(scope, "hash-a", at(10), at(40))).toEqual({ _tag: "InProgress" })
+      expect(yield* store.lease(scope, "hash-b", at(10), at(40))).toEqual({ _tag: "Conflict" })
+      expect(yield* store.checkpoint(scope, token, "charge ch_1")).toBe(true)
+
+      // The holder outlived its lease: a repeat takes the key over, with where the holder got to, and the holder
+      // can record nothing more.
+      const second = yield* store.lease(scope, "hash-a", at(31), at(61))
+      expect(second).toMatchObject({ _tag: "Leased", recoveryPoint: "charge ch_1" })
+      const taken = second._tag === "Leased" ? second.token : ""
+      expect(taken).not.toBe(token)
+      expect(yield* store.checkpoint(scope, token, "charge ch_2")).toBe(false)
+      expect(yield* store.finish(scope, token, { status: 500, body: "stale" })).toBe(false)
+
+      expect(yield* store.finish(scope, taken, created)).toBe(true)
+      expect(yield* store.lease(scope, "hash-a", at(100), at(130))).toEqual({ _tag: "Replay", response: created })
+      expect(yield* store.lease(scope, "hash-b", at(100), at(130))).toEqual({ _tag: "Conflict" })
+      // A finished lease can neither be released nor finished again.
+      yield* store.release(scope, taken, at(101))
+      expect(yield* store.finish(scope, taken, { status: 500, body: "again" })).toBe(false)
+      expect(yield* store.lease(scope, "hash-a", at(102), at(132))).toEqual({ _tag: "Replay", response: created })
+    })
+  )
+
+  it.effect("frees a released lease at once: for any body when it recorded nothing, else where it got to", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const scope = scopeOf(yield* aCompany())
+      const first = yield* store.lease(scope, "hash-a", at(0), at(30))
+      const token = first._tag === "Leased" ? first.token : ""
+      yield* store.release(scope, token, at(1))
+      const second = yield* store.lease(scope, "hash-b", at(2), at(32))
+      expect(second).toMatchObject({ _tag: "Leased", recoveryPoint: null })
+      const again = second._tag === "Leased" ? second.token : ""
+      yield* store.checkpoint(scope, again, "invoice 7")
+      yield* store.release(scope, again, at(3))
+      expect(yield* store.lease(scope, "hash-a", at(4), at(34))).toEqual({ _tag: "Conflict" })
+      expect(yield* store.lease(scope, "hash-b", at(4), at(34))).toMatchObject({
+        _tag: "Leased",
+        recoveryPoint: "invoice 7"
+      })
+    })
+  )
+
+  it.effect("records a checkpoint with the transaction it is written in", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const transactions = yield* Transactions
+      const scope = scopeOf(yield* aCompany())
+      const first = yield* store.lease(scope, "hash-a", at(0), at(30))
+      const token = first._tag === "Leased" ? first.token : ""
+      yield* transactions
+        .withTransaction(Effect.andThen(store.checkpoint(scope, token, "rolled back"), Effect.fail("failure")))
+        .pipe(Effect.ignore)
+      yield* store.release(scope, token, at(1))
+      expect(yield* store.lease(scope, "hash-a", at(2), at(32))).toMatchObject({ _tag: "Leased", recoveryPoint: null })
+    })
+  )
 })

@@ -180,20 +180,24 @@ onEachDatabase("SqlTransactions", (it, database) => {
     })
   )
 
-  it.effect("never runs again a transaction that acted outside the database", () =>
+  it.effect("refuses a call outside the database inside a transaction: it is not made, and nothing commits", () =>
     Effect.gen(function* () {
       const transactions = yield* Transactions
-      let runs = 0
-      let charges = 0
-      const failure = yield* inTransaction(
-        Effect.gen(function* () {
-          runs += 1
-          yield* transactions.external(Effect.sync(() => charges++))
-          yield* lose("40P01")
-        })
-      ).pipe(Effect.flip)
-      expect(failure).toBeInstanceOf(StorageUnavailable)
-      expect([runs, charges]).toEqual([1, 1])
+      const label = "called outside inside"
+      let calls = 0
+      const exit = yield* Effect.exit(
+        inTransaction(
+          Effect.gen(function* () {
+            yield* aCompany({ corporateReason: label })
+            yield* transactions.external(Effect.sync(() => calls++))
+          })
+        )
+      )
+      expect(Exit.hasDies(exit)).toBe(true)
+      expect(calls).toBe(0)
+      expect(yield* companiesNamed(label)).toBe(0)
+      yield* transactions.external(Effect.sync(() => calls++))
+      expect(calls).toBe(1)
     })
   )
 

@@ -1,5 +1,7 @@
 // The sandbox acquirer behind the application's CardAcquirer port: each test card gets the answer it stands for,
-// every other valid number is approved, and live mode is refused, since no live acquirer stands behind it.
+// every other valid number is approved, and live mode is refused, since no live acquirer stands behind it. A charge
+// is made once per reference: a repeat gets the first answer, and a reference looked up before its charge arrived is
+// void, so that charge is refused when it comes.
 import { CardAcquirer, type ThreeDSecureOutcome } from "@fatura/application"
 import { Cents } from "@fatura/domain"
 import { SandboxCardAcquirer } from "@fatura/sandbox"
@@ -18,9 +20,16 @@ const card = (number: string) =>
 
 const program = Effect.gen(function* () {
   const acquirer = yield* CardAcquirer
-  const charge = (number: string, threeDSecure: ThreeDSecureOutcome = "unauthenticated") =>
+  const charge = (reference: string, number: string, threeDSecure: ThreeDSecureOutcome = "unauthenticated") =>
     acquirer
-      .charge({ mode: "test", amount: Cents.make(15_000), installments: 1, card: card(number), threeDSecure })
+      .charge({
+        reference,
+        mode: "test",
+        amount: Cents.make(15_000),
+        installments: 1,
+        card: card(number),
+        threeDSecure
+      })
       .pipe(Effect.map((result) => (result._tag === "Approved" ? "approved" : `refused: ${result.reason}`)))
 
   for (const number of [
@@ -31,12 +40,20 @@ const program = Effect.gen(function* () {
     "4000000000000119",
     "4000002760003184"
   ]) {
-    console.log(`${number}  ${yield* charge(number)}`)
+    console.log(`${number}  ${yield* charge(`order-${number}`, number)}`)
   }
-  console.log(`4000002760003184  ${yield* charge("4000002760003184", "authenticated")} (3-D Secure authenticated)`)
+  console.log(
+    `4000002760003184  ${yield* charge("order-3ds", "4000002760003184", "authenticated")} (3-D Secure authenticated)`
+  )
+  console.log(
+    `order-4000000000000002 again with another card: ${yield* charge("order-4000000000000002", "4111111111111111")}`
+  )
+  console.log(`lookup of order-lost: ${(yield* acquirer.lookup("test", "order-lost"))._tag}`)
+  console.log(`order-lost arriving after it: ${yield* charge("order-lost", "4111111111111111")}`)
 
   const live = yield* acquirer
     .charge({
+      reference: "order-live",
       mode: "live",
       amount: Cents.make(15_000),
       installments: 1,

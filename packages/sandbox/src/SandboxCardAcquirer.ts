@@ -1,9 +1,11 @@
 // The sandbox card acquirer: answers by card number as SPEC 6.3 lists, and has no live mode — live card
 // payments need a real acquirer adapter, so they are refused as unavailable. Its "vault" keeps no number:
-// a reference names only how the sandbox will answer for that card.
+// a reference names only how the sandbox will answer for that card. Like an acquirer, it answers a charge's repeat
+// as it answered the charge, and voids a reference it is asked about before the charge arrived.
 import {
   AcquirerUnavailable,
   CardAcquirer,
+  type CardChargeLookup,
   type CardChargeResult,
   type CardData,
   type RefusedReason
@@ -33,26 +35,55 @@ const unavailable = (mode: Invoice.Mode): Effect.Effect<void, AcquirerUnavailabl
     ? Effect.fail(new AcquirerUnavailable({ message: "no acquirer is configured for live card payments" }))
     : Effect.void
 
-export const layer = Layer.succeed(
-  CardAcquirer,
-  CardAcquirer.of({
+/**
+ * How long the sandbox remembers a charge by its reference: well past the time after which a charge whose answer was
+ * lost is looked up. It lives in the process, so a charge of a process that died is unknown to the next one, and a
+ * lookup voids it: a sandbox charge is only real while its process lives.
+ */
+const rememberedFor = 60 * 60 * 1000
+
+export const layer = Layer.sync(CardAcquirer, () => {
+  /** Each charge's answer by reference, oldest first. */
+  const charges = new Map<string, { readonly at: number; readonly answer: CardChargeLookup }>()
+  const remember = (reference: string, answer: CardChargeLookup) => {
+    const now = Date.now()
+    for (const [old, { at }] of charges) {
+      if (at > now - rememberedFor) break
+      charges.delete(old)
+    }
+    charges.set(reference, { at: now, answer })
+  }
+
+  return CardAcquirer.of({
     tokenize: (mode, card: CardData) =>
       unavailable(mode).pipe(Effect.as({ reference: `${referencePrefix}${behaviourOf(card.number)}` })),
     charge: (request) =>
       unavailable(request.mode).pipe(
         Effect.map((): CardChargeResult => {
+          const known = charges.get(request.reference)?.answer
+          if (known !== undefined) {
+            return known._tag === "Void" ? { _tag: "Refused", reason: "processing_error" } : known
+          }
           const behaviour =
             request.card._tag === "Card"
               ? behaviourOf(request.card.number)
               : (request.card.reference.slice(referencePrefix.length) as Behaviour)
-          if (behaviour === "approve") return { _tag: "Approved" }
-          if (behaviour === "requires_3ds") {
-            return request.threeDSecure === "unauthenticated"
-              ? { _tag: "Refused", reason: "authentication_required" }
-              : { _tag: "Approved" }
-          }
-          return { _tag: "Refused", reason: behaviour }
+          const result: CardChargeResult =
+            behaviour === "approve" || (behaviour === "requires_3ds" && request.threeDSecure !== "unauthenticated")
+              ? { _tag: "Approved" }
+              : { _tag: "Refused", reason: behaviour === "requires_3ds" ? "authentication_required" : behaviour }
+          remember(request.reference, result)
+          return result
+        })
+      ),
+    lookup: (mode, reference) =>
+      unavailable(mode).pipe(
+        Effect.map((): CardChargeLookup => {
+          const known = charges.get(reference)?.answer
+          if (known !== undefined) return known
+          remember(reference, { _tag: "Void" })
+          return { _tag: "Void" }
         })
       )
   })
-)
+})

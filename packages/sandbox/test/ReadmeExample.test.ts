@@ -7,7 +7,7 @@ const run = promisify(execFile)
 const example = new URL("../examples/TestCards.ts", import.meta.url).pathname
 
 describe("the README's example", () => {
-  it("answers each test card as listed, approves any other number and refuses live mode", async () => {
+  it("answers each test card as listed, approves any other number, charges a reference once and refuses live mode", async () => {
     const { stdout } = await run(process.execPath, [example])
     expect(stdout.trim().split("\n")).toEqual([
       "4111111111111111  approved",
@@ -17,6 +17,9 @@ describe("the README's example", () => {
       "4000000000000119  refused: processing_error",
       "4000002760003184  refused: authentication_required",
       "4000002760003184  approved (3-D Secure authenticated)",
+      "order-4000000000000002 again with another card: refused: card_declined",
+      "lookup of order-lost: Void",
+      "order-lost arriving after it: refused: processing_error",
       "live mode: no acquirer is configured for live card payments"
     ])
   })

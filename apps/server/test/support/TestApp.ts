@@ -4,6 +4,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   ApiKeys,
+  type CardAcquirer,
+  CardCharges,
   Companies,
   Expirations,
   KeyCacheTtl,
@@ -57,6 +59,8 @@ export interface AppOptions {
   readonly keyCacheTtl?: Duration.Input
   /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
   readonly postbackTargets?: Layer.Layer<PostbackTargets>
+  /** The card acquirer; the sandbox's unless a test needs one that is slow, or loses its answers. */
+  readonly cardAcquirer?: Layer.Layer<CardAcquirer>
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
@@ -64,7 +68,8 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
   const services = Services.layer(config, {
     publicBaseUrl: "http://fatura.test",
     allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true,
-    postbackTargets: options.postbackTargets
+    postbackTargets: options.postbackTargets,
+    cardAcquirer: options.cardAcquirer
   })
   // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
   const logs: Array<string> = []
@@ -184,6 +189,14 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
       }).pipe(Effect.provideService(Clock.Clock, clockAt(at)))
     )
 
+  /** Runs one sweep of card charges whose answer was lost, as if it were `at` now. */
+  const sweepCardChargesAt = (at: Date) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* CardCharges).sweep
+      }).pipe(Effect.provideService(Clock.Clock, clockAt(at)))
+    )
+
   /** Runs one round of postback deliveries as worker `worker`, as if it were `at` now. */
   const deliverPostbacksAt = (at: Date, worker = "test-worker") =>
     runtime.runPromise(
@@ -228,6 +241,7 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     query,
     dumpAllTables,
     sweepExpirationsAt,
+    sweepCardChargesAt,
     deliverPostbacksAt,
     logs,
     stop

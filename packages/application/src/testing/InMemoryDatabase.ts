@@ -42,8 +42,6 @@ export const retries = 3
 interface Run {
   /** A statement of this run gave way in a deadlock: the run must roll back, whatever the body made of it. */
   contended: boolean
-  /** Nothing outside the database was done in this run: running it again does nothing twice. */
-  repeatable: boolean
 }
 
 interface Transaction {
@@ -186,7 +184,7 @@ export const make = Effect.gen(function* () {
       transaction !== undefined
         ? use(transaction)
         : transact(
-            { contended: false, repeatable: true },
+            { contended: false },
             Effect.flatMap(current, (started) => use(started!))
           )
     )
@@ -226,7 +224,7 @@ export const make = Effect.gen(function* () {
 
   const statement = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(current, (transaction) =>
-      transaction !== undefined ? savepoint(transaction, body) : transact({ contended: false, repeatable: true }, body)
+      transaction !== undefined ? savepoint(transaction, body) : transact({ contended: false }, body)
     )
 
   /** The outermost transaction: run again, whole, when it gave way in a deadlock and did nothing outside. */
@@ -235,11 +233,11 @@ export const make = Effect.gen(function* () {
     retry: number
   ): Effect.Effect<A, E | StorageUnavailable, R> =>
     Effect.suspend(() => {
-      const run: Run = { contended: false, repeatable: true }
+      const run: Run = { contended: false }
       return transact(run, body).pipe(
         Effect.catchCause((cause) => {
           if ((!run.contended && !isLostConflict(cause)) || Cause.hasInterrupts(cause)) return Effect.failCause(cause)
-          if (!run.repeatable || retry >= retries) return Effect.fail(busy())
+          if (retry >= retries) return Effect.fail(busy())
           return Effect.yieldNow.pipe(Effect.andThen(outermost(body, retry + 1)))
         })
       )
@@ -276,11 +274,11 @@ export const make = Effect.gen(function* () {
             )
       ),
     external: (effect) =>
-      Effect.flatMap(current, (transaction) => {
-        // Marked before it starts: an effect that fails or is cut off may still have happened outside.
-        if (transaction !== undefined) transaction.run.repeatable = false
-        return effect
-      })
+      Effect.flatMap(current, (transaction) =>
+        transaction === undefined
+          ? effect
+          : Effect.die(new Error("a call outside the database was made inside a transaction; it was not made"))
+      )
   })
 })
 

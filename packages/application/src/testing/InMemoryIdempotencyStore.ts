@@ -1,10 +1,12 @@
 // The IdempotencyStore port in memory: a claim is a lock of the claiming transaction, gone when it ends however it
-// ends, and a stored response is written in that transaction, with the request's own changes. A purge forgets the
+// ends, and a stored response is written in that transaction, with the request's own changes. A lease is a row
+// without its response, held by its token until it runs out. A purge forgets the
 // oldest responses; two purges at once share them out, as SKIP LOCKED does.
 import { Effect, Layer } from "effect"
-import { type Claim, type IdempotencyScope, IdempotencyStore } from "../IdempotencyStore.js"
+import { type Claim, type IdempotencyScope, IdempotencyStore, type Lease } from "../IdempotencyStore.js"
+import { randomBase62 } from "../Secrets.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
-import { put, remove } from "./InMemoryTables.js"
+import { type IdempotencyRow, put, remove } from "./InMemoryTables.js"
 
 const keyOf = (scope: IdempotencyScope) => JSON.stringify([scope.principal, scope.endpoint, scope.key])
 
@@ -12,6 +14,18 @@ export const layer = Layer.effect(
   IdempotencyStore,
   Effect.gen(function* () {
     const database = yield* InMemoryDatabase
+
+    /** Changes the row of a lease `token` still holds; false when it holds none. */
+    const updateLeased = (scope: IdempotencyScope, token: string, change: (row: IdempotencyRow) => IdempotencyRow) =>
+      database.statement(
+        Effect.gen(function* () {
+          yield* database.lock(`idempotency ${keyOf(scope)}`)
+          const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
+          if (stored === undefined || stored.response !== null || stored.leaseToken !== token) return false
+          yield* database.write(put("idempotencyKeys", keyOf(scope), change(stored)))
+          return true
+        })
+      )
 
     return IdempotencyStore.of({
       claim: (scope, requestHash) =>
@@ -21,7 +35,63 @@ export const layer = Layer.effect(
             const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
             if (stored === undefined) return { _tag: "Claimed" } satisfies Claim
             if (stored.requestHash !== requestHash) return { _tag: "Conflict" } satisfies Claim
-            return { _tag: "Replay", response: { status: stored.status, body: stored.body } } satisfies Claim
+            if (stored.response === null) return { _tag: "InProgress" } satisfies Claim
+            return { _tag: "Replay", response: stored.response } satisfies Claim
+          })
+        ),
+
+      lease: (scope, requestHash, now, leaseUntil) =>
+        database.statement(
+          Effect.gen(function* () {
+            // Like the unique key: a second writer of the same key waits for the first statement to end.
+            yield* database.lock(`idempotency ${keyOf(scope)}`)
+            const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
+            if (stored !== undefined && stored.requestHash !== requestHash) return { _tag: "Conflict" } satisfies Lease
+            if (stored?.response != null) return { _tag: "Replay", response: stored.response } satisfies Lease
+            if (stored !== undefined && stored.leaseUntil !== null && stored.leaseUntil > now) {
+              return { _tag: "InProgress" } satisfies Lease
+            }
+            if (
+              scope.companyId !== null &&
+              !(yield* database.read((tables) => tables.companies.has(scope.companyId!)))
+            ) {
+              return yield* violated("idempotency_keys_company_id_fkey", "no company has that id")
+            }
+            const token = randomBase62(22)
+            yield* database.write(
+              put("idempotencyKeys", keyOf(scope), {
+                principal: scope.principal,
+                companyId: scope.companyId,
+                endpoint: scope.endpoint,
+                key: scope.key,
+                requestHash,
+                response: null,
+                leaseToken: token,
+                leaseUntil,
+                recoveryPoint: stored?.recoveryPoint ?? null,
+                createdAt: stored?.createdAt ?? now
+              })
+            )
+            return { _tag: "Leased", token, recoveryPoint: stored?.recoveryPoint ?? null } satisfies Lease
+          })
+        ),
+
+      checkpoint: (scope, token, point) => updateLeased(scope, token, (row) => ({ ...row, recoveryPoint: point })),
+
+      finish: (scope, token, response) =>
+        updateLeased(scope, token, (row) => ({ ...row, response, leaseToken: null, leaseUntil: null })),
+
+      release: (scope, token, now) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`idempotency ${keyOf(scope)}`)
+            const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
+            if (stored === undefined || stored.response !== null || stored.leaseToken !== token) return
+            yield* database.write(
+              stored.recoveryPoint === null
+                ? remove("idempotencyKeys", keyOf(scope))
+                : put("idempotencyKeys", keyOf(scope), { ...stored, leaseUntil: now })
+            )
           })
         ),
 
@@ -43,8 +113,10 @@ export const layer = Layer.effect(
                 endpoint: scope.endpoint,
                 key: scope.key,
                 requestHash,
-                status: response.status,
-                body: response.body,
+                response,
+                leaseToken: null,
+                leaseUntil: null,
+                recoveryPoint: null,
                 createdAt: now
               })
             )

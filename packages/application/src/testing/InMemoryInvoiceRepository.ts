@@ -2,11 +2,12 @@
 // refunds and events, and the outbox of deliveries that an event with a postback URL queues.
 import type { Company, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
-import { type InvoiceReference, InvoiceRepository, type NewMovement } from "../InvoiceRepository.js"
+import { type CardCharge, type InvoiceReference, InvoiceRepository, type NewMovement } from "../InvoiceRepository.js"
 import { companyLock } from "./InMemoryCompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import {
   asJson,
+  type CardChargeRow,
   type InvoiceRow,
   put,
   type Tables,
@@ -17,6 +18,8 @@ import {
 } from "./InMemoryTables.js"
 
 const invoiceLock = (id: Invoice.InvoiceId) => `invoices ${id}`
+
+const toCardCharge = ({ settledAt: _, ...charge }: CardChargeRow): CardCharge => charge
 
 const matches = (row: InvoiceRow, companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
   row.companyId === companyId &&
@@ -248,6 +251,71 @@ export const layer = Layer.effect(
             yield* database.lock(invoiceLock(found.value.id))
             return yield* findById(found.value.id)
           })
+        ),
+
+      recordCardCharge: (charge) =>
+        database.statement(
+          Effect.gen(function* () {
+            const clash = yield* database.read((tables) =>
+              tables.cardCharges.has(charge.reference)
+                ? "card_charges_pkey"
+                : [...tables.cardCharges.values()].some(
+                      (other) =>
+                        charge.invoiceId !== null && other.invoiceId === charge.invoiceId && other.state === "requested"
+                    )
+                  ? "card_charges_in_flight"
+                  : undefined
+            )
+            if (clash !== undefined) return yield* violated(clash, "the charge cannot be recorded")
+            yield* database.write(
+              put("cardCharges", charge.reference, { ...asJson(charge), state: "requested", settledAt: null })
+            )
+          })
+        ),
+
+      chargeInFlight: (invoiceId) =>
+        database.read((tables) =>
+          Option.map(
+            Option.fromNullishOr(
+              [...tables.cardCharges.values()].find(
+                (charge) => charge.invoiceId === invoiceId && charge.state === "requested"
+              )
+            ),
+            toCardCharge
+          )
+        ),
+
+      findCardCharge: (reference) =>
+        database.read((tables) => Option.map(Option.fromNullishOr(tables.cardCharges.get(reference)), toCardCharge)),
+
+      lockCardCharge: (reference) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`card_charges ${reference}`)
+            return yield* database.read((tables) =>
+              Option.map(Option.fromNullishOr(tables.cardCharges.get(reference)), toCardCharge)
+            )
+          })
+        ),
+
+      closeCardCharge: (reference, state, invoiceId, at) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`card_charges ${reference}`)
+            const row = (yield* database.read((tables) => tables.cardCharges.get(reference)))!
+            yield* database.write(
+              put("cardCharges", reference, { ...row, state, invoiceId: invoiceId ?? row.invoiceId, settledAt: at })
+            )
+          })
+        ),
+
+      staleCardCharges: (requestedBefore, limit) =>
+        database.read((tables) =>
+          [...tables.cardCharges.values()]
+            .filter((charge) => charge.state === "requested" && charge.requestedAt < requestedBefore)
+            .sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0))
+            .slice(0, limit)
+            .map(toCardCharge)
         ),
 
       lockCompanyLedger: (companyId) =>

@@ -3,6 +3,7 @@
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
 import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
 import type { VaultedCard } from "../CardTokenRepository.js"
+import type { CardCharge } from "../InvoiceRepository.js"
 import * as Clock from "../Clock.js"
 import type { ApiKeyRecord } from "../CompanyRepository.js"
 import type { Delivery } from "../PostbackRepository.js"
@@ -68,9 +69,16 @@ export interface IdempotencyRow {
   readonly endpoint: string
   readonly key: string
   readonly requestHash: string
-  readonly status: number
-  readonly body: string
+  /** Unset while a leased request runs. */
+  readonly response: { readonly status: number; readonly body: string } | null
+  readonly leaseToken: string | null
+  readonly leaseUntil: Timestamp.Timestamp | null
+  readonly recoveryPoint: string | null
   readonly createdAt: Timestamp.Timestamp
+}
+
+export interface CardChargeRow extends CardCharge {
+  readonly settledAt: Timestamp.Timestamp | null
 }
 
 export interface WebhookSecretRow {
@@ -94,6 +102,7 @@ export interface Tables {
   readonly cardTokens: ReadonlyMap<string, CardTokenRow>
   /** Keyed by principal, endpoint and key together. */
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyRow>
+  readonly cardCharges: ReadonlyMap<string, CardChargeRow>
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
 }
 
@@ -107,6 +116,7 @@ export const empty: Tables = {
   deliveries: new Map(),
   cardTokens: new Map(),
   idempotencyKeys: new Map(),
+  cardCharges: new Map(),
   webhookSecrets: new Map()
 }
 

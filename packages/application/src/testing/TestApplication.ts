@@ -3,6 +3,7 @@
 import { Layer } from "effect"
 import { ApiKeys } from "../ApiKeys.js"
 import { Authentication } from "../Authentication.js"
+import { CardCharges } from "../CardCharges.js"
 import { CardTokens } from "../CardTokens.js"
 import { Companies } from "../Companies.js"
 import { Expirations } from "../Expirations.js"
@@ -31,7 +32,7 @@ export const useCases = Layer.mergeAll(
   Authentication.layer,
   Companies.layer,
   ApiKeys.layer,
-  Invoices.layer,
+  Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
   Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
   Postbacks.layer,
   Retention.layer,

@@ -1,8 +1,9 @@
 // A stand-in card acquirer that answers by card number with the contract's test cards, in test and live mode
 // alike: a few numbers are refused, one needs 3-D Secure, every other card is approved. Its "vault" keeps no card
-// number, only how it will answer for the card.
+// number, only how it will answer for the card. It remembers each charge by its reference, as an acquirer does:
+// a repeat is answered as the first was, and a lookup of a reference it never saw voids it.
 import { Effect, Layer } from "effect"
-import { CardAcquirer, type CardChargeResult, type RefusedReason } from "../CardAcquirer.js"
+import { CardAcquirer, type CardChargeLookup, type CardChargeResult, type RefusedReason } from "../CardAcquirer.js"
 
 /** The cards that are refused, and why. */
 export const refusedCards: ReadonlyMap<string, RefusedReason> = new Map([
@@ -22,23 +23,35 @@ const answerFor = (number: string): Answer =>
 
 const vaultPrefix = "test-vault:"
 
-export const layer = Layer.succeed(
-  CardAcquirer,
+/** The acquirer's side of a charge, by reference: its result, or void when it was looked up before it arrived. */
+export type Charges = Map<string, CardChargeLookup>
+
+/** The stand-in over `charges`, which a test may read to see what was charged. */
+export const make = (charges: Charges) =>
   CardAcquirer.of({
     tokenize: (_mode, card) => Effect.succeed({ reference: vaultPrefix + answerFor(card.number) }),
     charge: (request) =>
       Effect.sync((): CardChargeResult => {
+        const known = charges.get(request.reference)
+        if (known !== undefined) return known._tag === "Void" ? { _tag: "Refused", reason: "processing_error" } : known
         const answer =
           request.card._tag === "Card"
             ? answerFor(request.card.number)
             : (request.card.reference.slice(vaultPrefix.length) as Answer)
-        if (answer === "approve") return { _tag: "Approved" }
-        if (answer === "requires_3ds") {
-          return request.threeDSecure === "unauthenticated"
-            ? { _tag: "Refused", reason: "authentication_required" }
-            : { _tag: "Approved" }
-        }
-        return { _tag: "Refused", reason: answer }
+        const result: CardChargeResult =
+          answer === "approve" || (answer === "requires_3ds" && request.threeDSecure !== "unauthenticated")
+            ? { _tag: "Approved" }
+            : { _tag: "Refused", reason: answer === "requires_3ds" ? "authentication_required" : answer }
+        charges.set(request.reference, result)
+        return result
+      }),
+    lookup: (_mode, reference) =>
+      Effect.sync(() => {
+        const known = charges.get(reference)
+        if (known !== undefined) return known
+        charges.set(reference, { _tag: "Void" })
+        return { _tag: "Void" } as const
       })
   })
-)
+
+export const layer = Layer.sync(CardAcquirer, () => make(new Map()))

@@ -1,0 +1,102 @@
+// The writes that make an invoice's history, shared by the use cases that create invoices and settle card charges:
+// an invoice is inserted with its created event (and the event of the status it settled in at once), and a card
+// charge's outcome is written with its ledger entries and event. Each runs inside its caller's transaction.
+import {
+  type Cents,
+  type Company,
+  Invoice,
+  InvoiceStatus,
+  InvoiceTransaction,
+  Ledger,
+  type Timestamp
+} from "@fatura/domain"
+import { Effect } from "effect"
+import type { RefusedReason } from "./CardAcquirer.js"
+import type { CompanyRepository } from "./CompanyRepository.js"
+import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement } from "./InvoiceRepository.js"
+import type { InvoiceView } from "./Invoices.js"
+import { randomUuid } from "./Secrets.js"
+
+export const make = (invoices: InvoiceRepository["Service"], companies: CompanyRepository["Service"]) => {
+  /**
+   * Inserts a new invoice with its created event, and the event of the status it was settled in at once (a card
+   * paid or refused); the created event shows it as it was created, with the totals before it.
+   */
+  const insertCreated = Effect.fnUntraced(function* (
+    company: Company.Company,
+    draft: NewInvoice,
+    client: Invoice.Client,
+    cardAssociate: Invoice.CardAssociate | null,
+    movements: ReadonlyArray<NewMovement>,
+    totalsBefore: Company.CompanyTotals
+  ) {
+    const created = { status: "pending", event: InvoiceStatus.eventType("pending") } as const
+    const timeline =
+      draft.status === "pending"
+        ? [created]
+        : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
+    const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
+    const totals =
+      movements.length > 0 ? yield* companies.totals(company.id, draft.mode, draft.updatedAt) : totalsBefore
+    const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
+      invoices.recordEvent({
+        id: `evt_${randomUuid()}`,
+        postbackUrl: invoice.postbackUrl,
+        companyId: company.id,
+        invoiceId: invoice.id,
+        type,
+        livemode: draft.mode === "live",
+        data: InvoiceTransaction.render(snapshot, company, snapshotTotals),
+        createdAt: draft.updatedAt
+      })
+    if (invoice.status === "pending") {
+      yield* record(InvoiceStatus.eventType("pending"), invoice, totalsBefore)
+    } else {
+      const asCreated: Invoice.Invoice = {
+        ...invoice,
+        status: "pending",
+        paidAt: null,
+        refusedReason: null,
+        timeline: invoice.timeline.slice(0, 1),
+        movements: []
+      }
+      yield* record(InvoiceStatus.eventType("pending"), asCreated, totalsBefore)
+      yield* record(InvoiceStatus.eventType(invoice.status), invoice, totals)
+    }
+    return { invoice, company, totals } satisfies InvoiceView
+  })
+
+  /** Settles a locked pending card invoice with its charge's outcome (paid, or refused for a reason), and its event. */
+  const settleCardInvoice = Effect.fnUntraced(function* (
+    company: Company.Company,
+    invoice: Invoice.Invoice,
+    terms: CardChargeTerms,
+    refusedReason: RefusedReason | null,
+    at: Timestamp.Timestamp
+  ) {
+    const settled = yield* invoices.settleCardPayment(invoice, {
+      ...terms,
+      status: refusedReason === null ? "paid" : "refused",
+      refusedReason,
+      at,
+      movements:
+        refusedReason === null
+          ? Ledger.onPaid("credit_card", invoice.amount, terms.fee.estimatedFee as Cents.Cents)
+          : []
+    })
+    const totals = yield* companies.totals(company.id, settled.mode, at)
+    yield* invoices.recordEvent({
+      id: `evt_${randomUuid()}`,
+      postbackUrl: settled.postbackUrl,
+      companyId: company.id,
+      invoiceId: settled.id,
+      type: InvoiceStatus.eventType(settled.status),
+      livemode: settled.mode === "live",
+      data: InvoiceTransaction.render(settled, company, totals),
+      createdAt: at
+    })
+    return { invoice: settled, company, totals } satisfies InvoiceView
+  })
+
+  return { insertCreated, settleCardInvoice }
+}
