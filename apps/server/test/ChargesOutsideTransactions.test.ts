@@ -171,7 +171,9 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
     expect(acquirer.state.charged).toBe(chargedBefore)
 
     const invoices = await app.request("GET", "/api/v2/invoices/list", { key: secretKey })
-    expect(invoices.body.data.map((invoice: { amount: number; status: string }) => [invoice.amount, invoice.status])).toEqual(
+    expect(
+      invoices.body.data.map((invoice: { amount: number; status: string }) => [invoice.amount, invoice.status])
+    ).toEqual(
       expect.arrayContaining([
         [11_111, "paid"],
         [22_222, "paid"]

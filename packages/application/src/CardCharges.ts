@@ -162,7 +162,9 @@ export class CardCharges extends Context.Service<
         const settled = yield* settle(charge, answer.success.value)
         // Voided meanwhile by the sweep, which asked the acquirer before the charge reached it: it was not made.
         if (settled.state === "void" || settled.view === null) {
-          return yield* new AcquirerUnavailable({ message: "the card acquirer did not take the charge; it was not made" })
+          return yield* new AcquirerUnavailable({
+            message: "the card acquirer did not take the charge; it was not made"
+          })
         }
         return settled.view
       })

@@ -4,7 +4,7 @@
 import {
   type Cents,
   type Company,
-  Invoice,
+  type Invoice,
   InvoiceStatus,
   InvoiceTransaction,
   Ledger,

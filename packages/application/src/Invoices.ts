@@ -6,7 +6,7 @@ import {
   type Document,
   FeePlan,
   Invoice,
-  InvoiceStatus,
+  type InvoiceStatus,
   type PaymentMethod,
   PixKey,
   Timestamp

@@ -121,35 +121,37 @@ onEachDatabase("IdempotencyStore", (it, database) => {
     )
   }
 
-  it.effect("leases a key outside any transaction: in progress until it runs out, then taken over where it got to", () =>
-    Effect.gen(function* () {
-      const store = yield* IdempotencyStore
-      const scope = scopeOf(yield* aCompany())
+  it.effect(
+    "leases a key outside any transaction: in progress until it runs out, then taken over where it got to",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* IdempotencyStore
+        const scope = scopeOf(yield* aCompany())
 
-      const first = yield* store.lease(scope, "hash-a", at(0), at(30))
-      expect(first).toMatchObject({ _tag: "Leased", recoveryPoint: null })
-      const token = first._tag === "Leased" ? first.token : ""
-      expect(yield* store.lease(scope, "hash-a", at(10), at(40))).toEqual({ _tag: "InProgress" })
-      expect(yield* store.lease(scope, "hash-b", at(10), at(40))).toEqual({ _tag: "Conflict" })
-      expect(yield* store.checkpoint(scope, token, "charge ch_1")).toBe(true)
+        const first = yield* store.lease(scope, "hash-a", at(0), at(30))
+        expect(first).toMatchObject({ _tag: "Leased", recoveryPoint: null })
+        const token = first._tag === "Leased" ? first.token : ""
+        expect(yield* store.lease(scope, "hash-a", at(10), at(40))).toEqual({ _tag: "InProgress" })
+        expect(yield* store.lease(scope, "hash-b", at(10), at(40))).toEqual({ _tag: "Conflict" })
+        expect(yield* store.checkpoint(scope, token, "charge ch_1")).toBe(true)
 
-      // The holder outlived its lease: a repeat takes the key over, with where the holder got to, and the holder
-      // can record nothing more.
-      const second = yield* store.lease(scope, "hash-a", at(31), at(61))
-      expect(second).toMatchObject({ _tag: "Leased", recoveryPoint: "charge ch_1" })
-      const taken = second._tag === "Leased" ? second.token : ""
-      expect(taken).not.toBe(token)
-      expect(yield* store.checkpoint(scope, token, "charge ch_2")).toBe(false)
-      expect(yield* store.finish(scope, token, { status: 500, body: "stale" })).toBe(false)
+        // The holder outlived its lease: a repeat takes the key over, with where the holder got to, and the holder
+        // can record nothing more.
+        const second = yield* store.lease(scope, "hash-a", at(31), at(61))
+        expect(second).toMatchObject({ _tag: "Leased", recoveryPoint: "charge ch_1" })
+        const taken = second._tag === "Leased" ? second.token : ""
+        expect(taken).not.toBe(token)
+        expect(yield* store.checkpoint(scope, token, "charge ch_2")).toBe(false)
+        expect(yield* store.finish(scope, token, { status: 500, body: "stale" })).toBe(false)
 
-      expect(yield* store.finish(scope, taken, created)).toBe(true)
-      expect(yield* store.lease(scope, "hash-a", at(100), at(130))).toEqual({ _tag: "Replay", response: created })
-      expect(yield* store.lease(scope, "hash-b", at(100), at(130))).toEqual({ _tag: "Conflict" })
-      // A finished lease can neither be released nor finished again.
-      yield* store.release(scope, taken, at(101))
-      expect(yield* store.finish(scope, taken, { status: 500, body: "again" })).toBe(false)
-      expect(yield* store.lease(scope, "hash-a", at(102), at(132))).toEqual({ _tag: "Replay", response: created })
-    })
+        expect(yield* store.finish(scope, taken, created)).toBe(true)
+        expect(yield* store.lease(scope, "hash-a", at(100), at(130))).toEqual({ _tag: "Replay", response: created })
+        expect(yield* store.lease(scope, "hash-b", at(100), at(130))).toEqual({ _tag: "Conflict" })
+        // A finished lease can neither be released nor finished again.
+        yield* store.release(scope, taken, at(101))
+        expect(yield* store.finish(scope, taken, { status: 500, body: "again" })).toBe(false)
+        expect(yield* store.lease(scope, "hash-a", at(102), at(132))).toEqual({ _tag: "Replay", response: created })
+      })
   )
 
   it.effect("frees a released lease at once: for any body when it recorded nothing, else where it got to", () =>

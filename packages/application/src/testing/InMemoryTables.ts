@@ -3,9 +3,9 @@
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
 import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
 import type { VaultedCard } from "../CardTokenRepository.js"
-import type { CardCharge } from "../InvoiceRepository.js"
 import * as Clock from "../Clock.js"
 import type { ApiKeyRecord } from "../CompanyRepository.js"
+import type { CardCharge } from "../InvoiceRepository.js"
 import type { Delivery } from "../PostbackRepository.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
