@@ -29,6 +29,7 @@ export const layer = Layer.effect(
             WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}`
           if (row === undefined) return { _tag: "Claimed" } satisfies Claim
           if (text(row.request_hash) !== requestHash) return { _tag: "Conflict" } satisfies Claim
+          if (row.response_status === null) return { _tag: "InProgress" } satisfies Claim
           return {
             _tag: "Replay",
             response: { status: int(row.response_status), body: text(row.response_body) }
