@@ -9,8 +9,16 @@ import { checkedFetch } from "./support/Contract.js"
 import { freePort, startServer } from "./support/ServerProcess.js"
 import { pixRequest } from "./support/TestApp.js"
 
+// Reading back every acknowledged invoice is many requests with one key: no rate limit is in question here.
 const start = (dataDir: string, port: number) =>
-  startServer({ ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" })
+  startServer({
+    ...process.env,
+    DATABASE_URL: "",
+    FATURA_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    FATURA_RATE_LIMIT: "1000000"
+  })
 
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>
@@ -23,7 +31,9 @@ interface Outcome {
   readonly invoice?: { readonly secureId: string; readonly amount: number; readonly createdAt: string } | undefined
 }
 
-describe("a stop by SIGTERM under load", () => {
+// Two server processes start, each opening the embedded database from disk, and every acknowledged invoice is read
+// back one by one: on a machine busy with other test files that takes longer than the default 30 s.
+describe("a stop by SIGTERM under load", { timeout: 120_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "fatura-shutdown-"))
   let server: ChildProcess | undefined
 
