@@ -184,6 +184,14 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
       `SELECT count(*)::int AS n FROM ledger_entries WHERE company_id = ${companyId} AND type = 'payment'`
     )
     expect(ledger[0]?.n).toBe(2)
+    // Settled, the charges keep no copy of the invoice they were to create, nor of its payer.
+    const charges = await app.query(
+      `SELECT state, draft IS NULL AS dropped FROM card_charges WHERE company_id = ${companyId}`
+    )
+    expect(charges).toEqual([
+      { state: "approved", dropped: true },
+      { state: "approved", dropped: true }
+    ])
     const events = await app.request("GET", "/api/v2/events", { key: secretKey })
     expect(events.body.data.map((event: { type: string }) => event.type).sort()).toEqual([
       "invoice.created",

@@ -70,7 +70,8 @@ export interface CardChargeDraft {
 /**
  * A card charge recorded before the acquirer is called (`requested`), and what became of it. Its reference is the
  * acquirer's idempotency key; the card itself is never part of it. A charge of an existing invoice names it; one made
- * while creating an invoice carries the invoice to create (`draft`), and names it once it is created.
+ * while creating an invoice carries the invoice to create (`draft`) until it settles, and then names the invoice, if
+ * one was created.
  */
 export interface CardCharge {
   readonly reference: string
@@ -211,7 +212,10 @@ export class InvoiceRepository extends Context.Service<
     readonly findCardCharge: (reference: string) => Effect.Effect<Option.Option<CardCharge>, StorageUnavailable>
     /** The charge, locked until the enclosing transaction ends; taken after its invoice's locks, if it has one. */
     readonly lockCardCharge: (reference: string) => Effect.Effect<Option.Option<CardCharge>, StorageUnavailable>
-    /** Closes a locked requested charge with what became of it, naming the invoice it settled, if any. */
+    /**
+     * Closes a locked requested charge with what became of it, naming the invoice it settled, if any; the invoice it
+     * was to create (`draft`) is dropped, created or not.
+     */
     readonly closeCardCharge: (
       reference: string,
       state: "approved" | "refused" | "void",

@@ -453,8 +453,9 @@ const migrations = {
     // A card charge is recorded before the acquirer is called, under a reference the acquirer keeps as its
     // idempotency key, and settled after the answer, in a transaction of its own: no lock is held while the acquirer
     // thinks, and a charge whose answer was lost (a crash, a timeout) is settled later by asking the acquirer. A
-    // charge made while creating an invoice keeps the invoice to create (`draft`): it is created when the charge
-    // settles as approved or refused, and never when the charge did not happen.
+    // charge made while creating an invoice keeps the invoice to create (`draft`, with its payer's data): it is
+    // created when the charge settles as approved or refused, and never when the charge did not happen; the draft is
+    // dropped once the charge settles, either way.
     yield* sql`
       CREATE TABLE card_charges (
         reference text PRIMARY KEY,
@@ -466,7 +467,7 @@ const migrations = {
         draft jsonb,
         requested_at timestamptz NOT NULL,
         settled_at timestamptz,
-        CHECK (invoice_id IS NOT NULL OR draft IS NOT NULL)
+        CHECK (state <> 'requested' OR invoice_id IS NOT NULL OR draft IS NOT NULL)
       )`
     // One charge in flight per invoice; the sweep finds the ones whose answer never came, oldest first.
     yield* sql`CREATE UNIQUE INDEX card_charges_in_flight ON card_charges (invoice_id) WHERE state = 'requested'`

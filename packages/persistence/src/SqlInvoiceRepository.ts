@@ -413,7 +413,8 @@ export const layer = Layer.effect(
       closeCardCharge: (reference, state, invoiceId, at) =>
         sql`
           UPDATE card_charges
-          SET state = ${state}, invoice_id = coalesce(${invoiceId}, invoice_id), settled_at = ${at}::timestamptz
+          SET state = ${state}, invoice_id = coalesce(${invoiceId}, invoice_id), draft = NULL,
+              settled_at = ${at}::timestamptz
           WHERE reference = ${reference}`.pipe(Effect.asVoid, storage),
 
       staleCardCharges: (requestedBefore, limit) =>

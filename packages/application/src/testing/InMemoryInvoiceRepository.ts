@@ -304,7 +304,13 @@ export const layer = Layer.effect(
             yield* database.lock(`card_charges ${reference}`)
             const row = (yield* database.read((tables) => tables.cardCharges.get(reference)))!
             yield* database.write(
-              put("cardCharges", reference, { ...row, state, invoiceId: invoiceId ?? row.invoiceId, settledAt: at })
+              put("cardCharges", reference, {
+                ...row,
+                state,
+                invoiceId: invoiceId ?? row.invoiceId,
+                draft: null,
+                settledAt: at
+              })
             )
           })
         ),
