@@ -35,7 +35,18 @@ export const client = (
   config: DatabaseConfig
 ): Layer.Layer<SqlClient.SqlClient, SqlError | EmbeddedLock.DataDirInUse> => {
   if (config._tag === "Postgres") {
-    return PgClient.layer({ url: config.url, maxConnections: maxConnectionsOf(config), applicationName })
+    return PgClient.layer({
+      url: config.url,
+      maxConnections: maxConnectionsOf(config),
+      applicationName,
+      // A statement outside a transaction (most reads: a Search is one) shares a connection with others, pipelined,
+      // instead of waiting for one of its own; transactions still take a connection each. Measured by `pnpm bench`:
+      // Search from 0.64–0.74 to 0.82–0.89 of the baseline's requests/s, Create unchanged.
+      multiplex: true,
+      // The service's statements are short: compiling a plan to machine code costs more than it saves, and a
+      // generic plan of a list with few rows is estimated over the whole table.
+      startupParameters: { jit: "off" }
+    })
   }
   const embedded = PgliteClient.layer({ dataDir: config.dataDir })
   const dataDir = config.dataDir

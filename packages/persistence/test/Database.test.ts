@@ -1,11 +1,13 @@
 // What the database layers promise besides the repositories: the readiness probe answers while the database does,
-// with this process's connections; and an embedded data directory belongs to one process at a time.
+// with this process's connections; Postgres connections run without JIT compilation; and an embedded data directory
+// belongs to one process at a time.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Readiness } from "@fatura/application"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { EmbeddedLock } from "../src/index.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
 
@@ -25,6 +27,16 @@ onEachDatabase("Readiness", (it, database) => {
       }
     })
   )
+
+  if (database.concurrent) {
+    it.effect("runs the service's statements with JIT compilation off", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const [setting] = yield* sql`SHOW jit`
+        expect(setting?.jit).toBe("off")
+      })
+    )
+  }
 })
 
 describe("EmbeddedLock", () => {
