@@ -23,6 +23,7 @@ const plain = (text: string, limit: number) =>
     .replace(/[^\x20-\x7e]/g, "")
     .trim()
     .slice(0, limit)
+    .trim()
 
 export interface DynamicCode {
   /** The charge's location, without `https://`. */

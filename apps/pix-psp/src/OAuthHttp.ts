@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from "node:crypto"
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { AccessTokens, type ApiScope, isOfferedScope, offeredScopes } from "./AccessTokens.js"
-import { hasTrustedClientCertificate } from "./ApiAccess.js"
+import { trustedClient } from "./ApiAccess.js"
 import { PspState } from "./PspState.js"
 
 export const path = "/oauth/token"
@@ -43,7 +43,7 @@ const sameSecret = (given: string, expected: string) =>
 const token = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { credentials } = yield* PspState
-  if (!hasTrustedClientCertificate(request)) {
+  if (!(yield* trustedClient)) {
     return oauthError(401, "invalid_client", "a client certificate issued by this PSP's CA is required (mTLS)")
   }
   const client = basicCredentials(request.headers.authorization)
