@@ -33,7 +33,7 @@ export const trustedClient = Effect.gen(function* () {
   if (!(socket instanceof TLSSocket) || !socket.authorized) return false
   const presented = socket.getPeerX509Certificate()
   const authority = authorityOf(ca.certificate)
-  return presented !== undefined && presented.checkIssued(authority) && presented.verify(authority.publicKey)
+  return presented?.checkIssued(authority) === true && presented.verify(authority.publicKey)
 })
 
 const bearerToken = (authorization: string | undefined) => {

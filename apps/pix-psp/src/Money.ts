@@ -13,5 +13,3 @@ export const fromCents = (cents: number): string => {
   const text = String(cents).padStart(3, "0")
   return `${text.slice(0, -2)}.${text.slice(-2)}`
 }
-
-export const isAmount = (text: string): boolean => pattern.test(text)
