@@ -1,7 +1,7 @@
 // Who may call the PSP: its PKI, made once and reused; mutual TLS on the API Pix routes (and only there); the OAuth2
 // client-credentials grant, and tokens that are used, expire and are renewed.
 import { X509Certificate } from "node:crypto"
-import { readFileSync, statSync } from "node:fs"
+import { readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -66,6 +66,7 @@ describe("the PSP's certificates", () => {
       client.close()
     } finally {
       await second.stop()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

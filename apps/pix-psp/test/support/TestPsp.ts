@@ -1,6 +1,6 @@
 // A PSP for one test file: started in this process on a free port, with a state directory of its own, quiet below
 // warnings; and the clients a test needs (with the PSP's client certificate, without one, with a foreign one).
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, References, Scope } from "effect"
@@ -16,13 +16,14 @@ export interface TestPsp extends PixPsp.RunningPsp {
   readonly anonymousClient: (contract?: ApiPixContract) => ApiPixClient
   /** A client with the PSP's certificate and a token granted for every scope. */
   readonly authenticatedClient: (contract?: ApiPixContract) => Promise<ApiPixClient>
+  /** Stops it, and removes its state directory unless the test gave one. */
   readonly stop: () => Promise<void>
 }
 
 export const freshDir = () => mkdtempSync(join(tmpdir(), "pix-psp-test-"))
 
 export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
-  dir: freshDir(),
+  dir: overrides.dir ?? freshDir(),
   host: "127.0.0.1",
   port: 0,
   tokenTtlSeconds: 3600,
@@ -35,11 +36,9 @@ export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
 
 export const startPsp = async (overrides: Partial<Settings> = {}): Promise<TestPsp> => {
   const scope = Effect.runSync(Scope.make())
+  const settings = testSettings(overrides)
   const psp = await Effect.runPromise(
-    PixPsp.start(testSettings(overrides)).pipe(
-      Scope.provide(scope),
-      Effect.provideService(References.MinimumLogLevel, "Warn")
-    )
+    PixPsp.start(settings).pipe(Scope.provide(scope), Effect.provideService(References.MinimumLogLevel, "Warn"))
   )
   const client = (contract?: ApiPixContract) =>
     new ApiPixClient(
@@ -60,6 +59,9 @@ export const startPsp = async (overrides: Partial<Settings> = {}): Promise<TestP
       if (answer.status !== 200) throw new Error(`no token: ${answer.status} ${answer.text}`)
       return authenticated
     },
-    stop: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    stop: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      if (overrides.dir === undefined) rmSync(settings.dir, { recursive: true, force: true })
+    }
   }
 }
