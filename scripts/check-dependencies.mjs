@@ -39,7 +39,8 @@ const allowed = {
     "@fatura/persistence",
     "@fatura/sandbox"
   ],
-  "apps/example": ["effect", "node:", "@fatura/api"]
+  "apps/example": ["effect", "node:", "@fatura/api"],
+  "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"]
 }
 
 const root = new URL("..", import.meta.url).pathname
