@@ -1,7 +1,7 @@
 // The IdempotencyStore port in memory: a claim is a lock of the claiming transaction, gone when it ends however it
 // ends, and a stored response is written in that transaction, with the request's own changes. A lease is a row
-// without its response, held by its token until it runs out. A purge forgets the
-// oldest responses; two purges at once share them out, as SKIP LOCKED does.
+// without its response, held by its token until it runs out. A purge forgets the oldest responses; two purges at once
+// share them out, as SKIP LOCKED does.
 import { Effect, Layer } from "effect"
 import { type Claim, type IdempotencyScope, IdempotencyStore, type Lease } from "../IdempotencyStore.js"
 import { randomBase62 } from "../Secrets.js"
