@@ -6,11 +6,13 @@
 // what the edge decided the request is: its principal, the route the router matched, and the body parsed once.
 import { IdempotencyConflict, Unavailable } from "@fatura/api"
 import {
+  type Claim,
   Clock,
   CurrentIdempotentRun,
   type IdempotencyScope,
   IdempotencyStore,
   type IdempotentRun,
+  type Lease,
   LeaseLost,
   leaseDuration,
   Secrets,
@@ -103,12 +105,21 @@ export interface Owner {
 
 const inProgress = () => conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running")
 
-const replay = (response: { readonly status: number; readonly body: string }) =>
-  HttpServerResponse.text(response.body, {
-    status: response.status,
-    contentType: "application/json",
-    headers: { "idempotent-replayed": "true" }
-  })
+/** What a request is told when its key is not its to run: the stored response, or why it cannot run now. */
+const taken = (claim: Exclude<Claim | Lease, { readonly _tag: "Claimed" | "Leased" }>) => {
+  switch (claim._tag) {
+    case "Replay":
+      return HttpServerResponse.text(claim.response.body, {
+        status: claim.response.status,
+        contentType: "application/json",
+        headers: { "idempotent-replayed": "true" }
+      })
+    case "Conflict":
+      return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
+    case "InProgress":
+      return inProgress()
+  }
+}
 
 const leaseSeconds = Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))
 
@@ -127,11 +138,9 @@ export const make = Effect.gen(function* () {
         const claim = yield* store.claim(scope, requestHash)
         switch (claim._tag) {
           case "Replay":
-            return replay(claim.response)
           case "Conflict":
-            return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
           case "InProgress":
-            return inProgress()
+            return taken(claim)
           case "Claimed": {
             const response = yield* next.pipe(Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause))))
             if (isStored(response.status)) {
@@ -164,11 +173,9 @@ export const make = Effect.gen(function* () {
       const lease = yield* store.lease(scope, requestHash, now, Timestamp.plusSeconds(now, leaseSeconds))
       switch (lease._tag) {
         case "Replay":
-          return replay(lease.response)
         case "Conflict":
-          return conflict("idempotency_conflict", "this Idempotency-Key was used with another request")
         case "InProgress":
-          return inProgress()
+          return taken(lease)
         case "Leased": {
           const run: IdempotentRun = {
             recoveryPoint: lease.recoveryPoint,

@@ -2,7 +2,7 @@
 // transaction claims its key with a transaction-level advisory lock on the same three — held while it runs, and gone
 // with its transaction, whether it commits, rolls back or its connection dies with the process. A request that calls
 // providers, and so runs outside any transaction, holds a lease instead: the row without its response yet.
-import { type Claim, IdempotencyStore, type Lease, Secrets } from "@fatura/application"
+import { type Claim, type IdempotencyScope, IdempotencyStore, type Lease, Secrets } from "@fatura/application"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, nullableText, storage, text } from "./Columns.js"
@@ -14,6 +14,12 @@ export const layer = Layer.effect(
   IdempotencyStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+
+    /** The key's row while `token`'s lease holds it: what every write of a leased request is fenced by. */
+    const heldBy = (scope: IdempotencyScope, token: string) =>
+      sql`principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
+          AND lease_token = ${token} AND response_status IS NULL`
+
     return IdempotencyStore.of({
       claim: (scope, requestHash) =>
         Effect.gen(function* () {
@@ -69,8 +75,7 @@ export const layer = Layer.effect(
       checkpoint: (scope, token, point) =>
         sql`
           UPDATE idempotency_keys SET recovery_point = ${point}
-          WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
-            AND lease_token = ${token} AND response_status IS NULL
+          WHERE ${heldBy(scope, token)}
           RETURNING 1`.pipe(
           Effect.map((rows) => rows.length === 1),
           storage
@@ -81,8 +86,7 @@ export const layer = Layer.effect(
           UPDATE idempotency_keys
           SET response_status = ${response.status}, response_body = ${response.body}, lease_token = NULL,
               lease_until = NULL
-          WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
-            AND lease_token = ${token} AND response_status IS NULL
+          WHERE ${heldBy(scope, token)}
           RETURNING 1`.pipe(
           Effect.map((rows) => rows.length === 1),
           storage
@@ -92,12 +96,10 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           yield* sql`
             DELETE FROM idempotency_keys
-            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
-              AND lease_token = ${token} AND response_status IS NULL AND recovery_point IS NULL`
+            WHERE ${heldBy(scope, token)} AND recovery_point IS NULL`
           yield* sql`
             UPDATE idempotency_keys SET lease_until = ${now}::timestamptz
-            WHERE principal = ${scope.principal} AND endpoint = ${scope.endpoint} AND key = ${scope.key}
-              AND lease_token = ${token} AND response_status IS NULL`
+            WHERE ${heldBy(scope, token)}`
         }).pipe(storage),
 
       complete: (scope, requestHash, response, now) =>

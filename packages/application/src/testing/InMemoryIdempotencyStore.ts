@@ -15,17 +15,38 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const database = yield* InMemoryDatabase
 
-    /** Changes the row of a lease `token` still holds; false when it holds none. */
-    const updateLeased = (scope: IdempotencyScope, token: string, change: (row: IdempotencyRow) => IdempotencyRow) =>
+    /** Changes (or, for null, removes) the row of a lease `token` still holds; false when it holds none. */
+    const updateLeased = (
+      scope: IdempotencyScope,
+      token: string,
+      change: (row: IdempotencyRow) => IdempotencyRow | null
+    ) =>
       database.statement(
         Effect.gen(function* () {
           yield* database.lock(`idempotency ${keyOf(scope)}`)
           const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
           if (stored === undefined || stored.response !== null || stored.leaseToken !== token) return false
-          yield* database.write(put("idempotencyKeys", keyOf(scope), change(stored)))
+          const changed = change(stored)
+          yield* database.write(
+            changed === null ? remove("idempotencyKeys", keyOf(scope)) : put("idempotencyKeys", keyOf(scope), changed)
+          )
           return true
         })
       )
+
+    /** A new row of the key, as the request with `requestHash` writes it. */
+    const rowOf = (
+      scope: IdempotencyScope,
+      requestHash: string,
+      row: Pick<IdempotencyRow, "response" | "leaseToken" | "leaseUntil" | "recoveryPoint" | "createdAt">
+    ): IdempotencyRow => ({
+      principal: scope.principal,
+      companyId: scope.companyId,
+      endpoint: scope.endpoint,
+      key: scope.key,
+      requestHash,
+      ...row
+    })
 
     return IdempotencyStore.of({
       claim: (scope, requestHash) =>
@@ -59,18 +80,17 @@ export const layer = Layer.effect(
             }
             const token = randomBase62(22)
             yield* database.write(
-              put("idempotencyKeys", keyOf(scope), {
-                principal: scope.principal,
-                companyId: scope.companyId,
-                endpoint: scope.endpoint,
-                key: scope.key,
-                requestHash,
-                response: null,
-                leaseToken: token,
-                leaseUntil,
-                recoveryPoint: stored?.recoveryPoint ?? null,
-                createdAt: stored?.createdAt ?? now
-              })
+              put(
+                "idempotencyKeys",
+                keyOf(scope),
+                rowOf(scope, requestHash, {
+                  response: null,
+                  leaseToken: token,
+                  leaseUntil,
+                  recoveryPoint: stored?.recoveryPoint ?? null,
+                  createdAt: stored?.createdAt ?? now
+                })
+              )
             )
             return { _tag: "Leased", token, recoveryPoint: stored?.recoveryPoint ?? null } satisfies Lease
           })
@@ -82,17 +102,8 @@ export const layer = Layer.effect(
         updateLeased(scope, token, (row) => ({ ...row, response, leaseToken: null, leaseUntil: null })),
 
       release: (scope, token, now) =>
-        database.statement(
-          Effect.gen(function* () {
-            yield* database.lock(`idempotency ${keyOf(scope)}`)
-            const stored = yield* database.read((tables) => tables.idempotencyKeys.get(keyOf(scope)))
-            if (stored === undefined || stored.response !== null || stored.leaseToken !== token) return
-            yield* database.write(
-              stored.recoveryPoint === null
-                ? remove("idempotencyKeys", keyOf(scope))
-                : put("idempotencyKeys", keyOf(scope), { ...stored, leaseUntil: now })
-            )
-          })
+        Effect.asVoid(
+          updateLeased(scope, token, (row) => (row.recoveryPoint === null ? null : { ...row, leaseUntil: now }))
         ),
 
       complete: (scope, requestHash, response, now) =>
@@ -107,18 +118,17 @@ export const layer = Layer.effect(
             )
             if (clash !== undefined) return yield* violated(clash, "the response cannot be stored")
             yield* database.write(
-              put("idempotencyKeys", keyOf(scope), {
-                principal: scope.principal,
-                companyId: scope.companyId,
-                endpoint: scope.endpoint,
-                key: scope.key,
-                requestHash,
-                response,
-                leaseToken: null,
-                leaseUntil: null,
-                recoveryPoint: null,
-                createdAt: now
-              })
+              put(
+                "idempotencyKeys",
+                keyOf(scope),
+                rowOf(scope, requestHash, {
+                  response,
+                  leaseToken: null,
+                  leaseUntil: null,
+                  recoveryPoint: null,
+                  createdAt: now
+                })
+              )
             )
           })
         ),
