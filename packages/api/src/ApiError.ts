@@ -97,7 +97,7 @@ export class InternalError extends Schema.TaggedError<InternalError>()("Internal
   message: Schema.String
 }) {}
 
-export const UnavailableCode = Schema.Literals(["unavailable", "acquirer_unavailable"])
+export const UnavailableCode = Schema.Literals(["unavailable", "acquirer_unavailable", "provider_unavailable"])
 
 export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", {
   code: UnavailableCode,
@@ -315,7 +315,8 @@ export const UnavailableResponse = plain(
   body(
     "Unavailable",
     "The database cannot be reached or the service is stopping (`unavailable`), or no acquirer takes live cards " +
-      "(`acquirer_unavailable`). Trying again later may succeed.",
+      "(`acquirer_unavailable`), or the pix provider cannot be reached or failed (`provider_unavailable`). Trying " +
+      "again later (with the same Idempotency-Key) may succeed.",
     UnavailableCode
   ),
   codeAndMessage

@@ -46,6 +46,11 @@ export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>
   message: Schema.String
 }) {}
 
+/** The pix provider could not be asked (unreachable, timed out) or failed (5xx, an answer it should not give). */
+export class PixProviderUnavailable extends Schema.TaggedError<PixProviderUnavailable>()("PixProviderUnavailable", {
+  message: Schema.String
+}) {}
+
 /** A refund the company's balance for that method cannot cover (SPEC 7.4). */
 export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", {
   balance: Schema.Number,

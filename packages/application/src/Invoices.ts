@@ -25,6 +25,7 @@ import {
   InvalidDueDate,
   InvoiceNotFound,
   MoveNotAllowed,
+  type PixProviderUnavailable,
   type StorageUnavailable,
   UnknownCursor,
   UnusablePixKey
@@ -43,7 +44,7 @@ import { PixProvider } from "./PixProvider.js"
 import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
 import type { Principal } from "./Principal.js"
 import { PublicBaseUrl } from "./PublicBaseUrl.js"
-import { publicTokenCandidate, randomBase62, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
+import { publicTokenCandidate, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 export interface ItemInput {
@@ -120,6 +121,7 @@ export type CreateInvoiceFailure =
   | InvalidCardData
   | InvalidDueDate
   | AcquirerUnavailable
+  | PixProviderUnavailable
   | PostbackTargetRefused
   | UnusablePixKey
   | StorageUnavailable
@@ -128,8 +130,14 @@ export const defaultPixExpiresIn = 86_400
 export const defaultBoletoDueInDays = 3
 export const maximumBoletoDueInDays = 365
 
-/** How far a create or a payment run under an Idempotency-Key got: the card charge it recorded, or its invoice. */
-type RecoveryPoint = { readonly cardCharge: string } | { readonly invoice: Invoice.InvoiceId }
+/**
+ * How far a create or a payment run under an Idempotency-Key got: the secureId of a pix invoice whose charge it was
+ * about to ask for (a retry asks for the same charge), the card charge it recorded, or its invoice.
+ */
+type RecoveryPoint =
+  | { readonly pixInvoice: Invoice.SecureId }
+  | { readonly cardCharge: string }
+  | { readonly invoice: Invoice.InvoiceId }
 
 const recoveryPointOf = (text: string): RecoveryPoint => JSON.parse(text) as RecoveryPoint
 
@@ -328,6 +336,7 @@ export class Invoices extends Context.Service<
        */
       const resume = Effect.fnUntraced(function* (text: string) {
         const point = recoveryPointOf(text)
+        if ("pixInvoice" in point) return null
         if ("invoice" in point) {
           const found = yield* invoices.findById(point.invoice)
           if (Option.isNone(found)) return null
@@ -345,6 +354,7 @@ export class Invoices extends Context.Service<
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
         const run = yield* CurrentIdempotentRun
+        const point = run?.recoveryPoint == null ? null : recoveryPointOf(run.recoveryPoint)
         if (run?.recoveryPoint != null) {
           const resumed = yield* resume(run.recoveryPoint)
           if (resumed !== null) return resumed
@@ -383,7 +393,9 @@ export class Invoices extends Context.Service<
         if (input.items !== null) yield* Effect.fromResult(Invoice.checkItemsTotal(items, amount))
 
         const today = Clock.businessDate(now)
-        const secureId = randomUuid()
+        // A retry of a pix create whose charge may have been asked for is the same invoice, so that it asks the
+        // provider for the same charge.
+        const secureId = point !== null && "pixInvoice" in point ? point.pixInvoice : (randomUuid() as Invoice.SecureId)
         const tokenCheckout = randomUrlToken()
         const installments =
           input.method === "credit_card" ? yield* checkInstallments(amount, input.card?.installment ?? null) : 1
@@ -398,9 +410,22 @@ export class Invoices extends Context.Service<
             const { key: pixKey } = yield* Effect.fromResult(PixKey.parse(company.pixKey)).pipe(
               Effect.mapError((invalid) => new UnusablePixKey({ reason: invalid.reason }))
             )
-            const txid = randomBase62(25)
-            const expiresAt = Timestamp.plusSeconds(now, input.expiresIn ?? defaultPixExpiresIn)
-            const { qrCode } = yield* transactions.external(pix.charge({ company, pixKey, amount, txid, expiresAt }))
+            const txid = pix.txidOf(secureId)
+            const expiresIn = input.expiresIn ?? defaultPixExpiresIn
+            const expiresAt = Timestamp.plusSeconds(now, expiresIn)
+            yield* checkpoint({ pixInvoice: secureId })
+            const { qrCode } = yield* transactions.external(
+              pix.charge({
+                company,
+                pixKey,
+                amount,
+                txid,
+                expiresAt,
+                expiresIn,
+                payer: { name: input.payer.name, document: input.payer.document },
+                summary: Invoice.chargeSummary(items)
+              })
+            )
             pixCharge = { qrCode, txid, expiresAt }
             break
           }

@@ -1,19 +1,84 @@
-// Port: the pix service provider that registers a charge and hands back the BR Code the payer scans.
-import type { Cents, Company, PixKey, Timestamp } from "@fatura/domain"
-import { Context, type Effect } from "effect"
+// Port: the pix service provider (PSP). It registers the charge whose BR Code the payer scans, tells what pix it
+// received, returns pix (refunds) and sends its notifications where it is told.
+import type { Cents, Company, Document, PixKey, Timestamp } from "@fatura/domain"
+import { Context, type Effect, type Option } from "effect"
+import type { PixProviderUnavailable } from "./Failures.js"
 
 export interface PixChargeRequest {
   readonly company: Company.Company
-  /** The company's key, parsed: the one to write in the BR Code. */
+  /** The company's key, parsed: a provider that writes the company's own key in the BR Code takes this one. */
   readonly pixKey: PixKey.PixKey
   readonly amount: Cents.Cents
+  /** `txidOf` the invoice's secureId: a retry of the same invoice asks for the same charge. */
   readonly txid: string
   readonly expiresAt: Timestamp.Timestamp
+  /** Seconds from now to `expiresAt`. */
+  readonly expiresIn: number
+  readonly payer: { readonly name: string; readonly document: Document.Document }
+  /** What the payer's app shows of the charge (at most 140 characters). */
+  readonly summary: string
+}
+
+/** A pix the provider received, as it tells it. */
+export interface ReceivedPix {
+  readonly endToEndId: string
+  /** The charge it paid; null for a pix sent to the key without one. */
+  readonly txid: string | null
+  readonly amount: Cents.Cents
+  readonly paidAt: Timestamp.Timestamp
+}
+
+/** A charge as the provider keeps it. */
+export interface ProviderCharge {
+  readonly txid: string
+  readonly status: "active" | "completed" | "removed"
+  readonly amount: Cents.Cents
+  /** The pix that paid it. */
+  readonly pix: ReadonlyArray<ReceivedPix>
+}
+
+/** Where a return of a received pix (a refund) stands at the provider. */
+export type PixReturnState =
+  | { readonly _tag: "Processing" }
+  | { readonly _tag: "Returned"; readonly at: Timestamp.Timestamp }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
+export interface PixReturnRequest {
+  /** The pix to return part of. */
+  readonly endToEndId: string
+  /** Ours (1–35 alphanumerics), recorded before the call: the provider makes one return per id, so it is retried. */
+  readonly returnId: string
+  readonly amount: Cents.Cents
+  readonly reason: string | null
 }
 
 export class PixProvider extends Context.Service<
   PixProvider,
   {
-    readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }>
+    /** The txid of an invoice's charge, derived from its secureId. */
+    readonly txidOf: (secureId: string) => string
+    /**
+     * Registers the charge (once per txid: a repeat with the same request answers the same charge) and hands back
+     * its BR Code. `PixProviderUnavailable` when it could not be asked or failed.
+     */
+    readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }, PixProviderUnavailable>
+    /** A charge by its txid, with the pix that paid it; none when the provider has no such charge. */
+    readonly findCharge: (txid: string) => Effect.Effect<Option.Option<ProviderCharge>, PixProviderUnavailable>
+    /** A received pix by its end-to-end id; none when the provider received no such pix. */
+    readonly findReceived: (endToEndId: string) => Effect.Effect<Option.Option<ReceivedPix>, PixProviderUnavailable>
+    /** Every pix received from `from` to `to`, all pages of them. */
+    readonly listReceived: (
+      from: Timestamp.Timestamp,
+      to: Timestamp.Timestamp
+    ) => Effect.Effect<ReadonlyArray<ReceivedPix>, PixProviderUnavailable>
+    /** Asks for a return; the answer may come later (`findReturn`, or a notification). */
+    readonly requestReturn: (request: PixReturnRequest) => Effect.Effect<PixReturnState, PixProviderUnavailable>
+    /** Where a return asked for stands; none when the provider never received it. */
+    readonly findReturn: (
+      endToEndId: string,
+      returnId: string
+    ) => Effect.Effect<Option.Option<PixReturnState>, PixProviderUnavailable>
+    /** Tells the provider where to send its notifications (it posts to `<url>/pix`); none for a provider that sends none. */
+    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderUnavailable>
   }
 >()("@fatura/application/PixProvider") {}

@@ -38,6 +38,12 @@ export interface InvoiceItem {
   readonly tangible: boolean
 }
 
+/** What a payer's app shows of a charge: its items, quantities first, in at most 140 characters. */
+export const chargeSummary = (items: ReadonlyArray<InvoiceItem>): string => {
+  const text = items.map((item) => (item.quantity === 1 ? item.title : `${item.quantity} x ${item.title}`)).join(", ")
+  return text.length <= 140 ? text : `${text.slice(0, 139)}…`
+}
+
 export interface PayerAddress {
   readonly zip: string | null
   readonly line: string | null

@@ -20,6 +20,12 @@ const utf8 = new TextEncoder()
 export const isValidTxid = (txid: string): boolean => txidPattern.test(txid)
 
 /**
+ * The txid a static-profile BR Code carries for an invoice: the first 25 hex digits of its secureId (a random UUID,
+ * so about 96 random bits), which a retry of the same invoice derives again.
+ */
+export const staticTxidOf = (secureId: string): string => secureId.replaceAll("-", "").slice(0, 25)
+
+/**
  * `text` reduced to what every bank app shows alike: accents folded (São → Sao), only ASCII letters, digits,
  * spaces and `.,-&/` kept, spaces collapsed, cut to `maxLength`. May return "".
  */

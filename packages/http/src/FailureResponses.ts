@@ -20,6 +20,7 @@ import type {
   InvalidDueDate,
   InvoiceNotFound,
   MoveNotAllowed,
+  PixProviderUnavailable,
   PostbackTargetRefused,
   SandboxOnly,
   StorageUnavailable,
@@ -37,6 +38,7 @@ type Failure =
   | InvalidCardData
   | InvalidDueDate
   | AcquirerUnavailable
+  | PixProviderUnavailable
   | StorageUnavailable
   | Invoice.AmountOutOfRange
   | Invoice.TotalMismatch
@@ -59,7 +61,7 @@ type ResponseFor<F extends Failure> = F extends Unauthenticated
       ? NotFound
       : F extends InvalidCardData | InvalidDueDate
         ? InvalidRequest
-        : F extends StorageUnavailable | AcquirerUnavailable
+        : F extends StorageUnavailable | AcquirerUnavailable | PixProviderUnavailable
           ? Unavailable
           : F extends MoveNotAllowed
             ? InvalidState
@@ -98,6 +100,12 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable" }) as never
     case "AcquirerUnavailable":
       return new Unavailable({ code: "acquirer_unavailable", message: failure.message }) as never
+    case "PixProviderUnavailable":
+      // What the provider said stays in the logs: it names hosts and its own terms, none of them the merchant's.
+      return new Unavailable({
+        code: "provider_unavailable",
+        message: "the pix provider cannot be reached: nothing was created; try again with the same Idempotency-Key"
+      }) as never
     case "AmountOutOfRange":
       return new Unprocessable({ code: "amount_out_of_range", message: failure.message }) as never
     case "TotalMismatch":
