@@ -10,6 +10,7 @@ import {
   Expirations,
   InvoiceLifecycle,
   Invoices,
+  PixSettlements,
   Postbacks,
   type PostbackTargets,
   PublicBaseUrl,
@@ -45,7 +46,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Companies.layer,
     ApiKeys.layer,
     Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
-    Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
+    Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
     Retention.layer,
     CardTokens.layer

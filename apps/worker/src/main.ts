@@ -11,6 +11,7 @@ import {
   CardCharges,
   Expirations,
   InvoiceLifecycle,
+  PixSettlements,
   PostbackLeaseSeconds,
   Postbacks,
   Retention,
@@ -18,7 +19,7 @@ import {
   RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
 import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
@@ -46,10 +47,12 @@ const program = Effect.gen(function* () {
     Retention.layer,
     CardCharges.layer
   ).pipe(
+    Layer.provideMerge(PixSettlements.layer),
     Layer.provide(
       Layer.mergeAll(
         HttpPostbackSender.layer,
         SandboxCardAcquirer.layer,
+        SandboxPixProvider.layer,
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
         Layer.succeed(PostbackLeaseSeconds, leaseSeconds),

@@ -11,7 +11,10 @@ export const PostbackEventType = Schema.Literals([
   "invoice.expired",
   "invoice.partially_refunded",
   "invoice.refunded",
-  "invoice.chargedback"
+  "invoice.chargedback",
+  "invoice.refund_pending",
+  "invoice.refund_failed",
+  "invoice.payment_rejected"
 ] as const satisfies ReadonlyArray<InvoiceStatus.EventType>)
 export type PostbackEventType = typeof PostbackEventType.Type
 
@@ -27,7 +30,9 @@ export const PostbackEvent = Schema.Struct({
   type: PostbackEventType,
   created_at: Timestamp.Timestamp,
   livemode: Schema.Boolean,
-  data: InvoiceTransaction.InvoiceTransaction
+  data: InvoiceTransaction.InvoiceTransaction,
+  /** Why it happened, on the events whose type alone does not say: a payment rejected, a refund refused. */
+  reason: Schema.optionalKey(Schema.String)
 })
 export type PostbackEvent = typeof PostbackEvent.Type
 

@@ -430,13 +430,20 @@ describe("Postback", () => {
 
     it.effect("decodes every event type the domain records", () =>
       Effect.gen(function* () {
-        const recorded = InvoiceStatus.InvoiceStatus.literals.map(InvoiceStatus.eventType)
+        const recorded = [
+          ...InvoiceStatus.InvoiceStatus.literals.map(InvoiceStatus.eventType),
+          ...InvoiceStatus.eventsWithoutMove
+        ]
         expect([...PostbackEventType.literals].sort()).toEqual([...new Set(recorded)].sort())
         for (const type of recorded) {
           const payload = JSON.stringify({ ...sampleEvent, type })
           const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: payload })
           expect((yield* verify({ body: payload, signature, secret, now: signedAt })).type).toBe(type)
         }
+        // The events that say why carry the reason, which a receiver reads as it was sent.
+        const rejected = JSON.stringify({ ...sampleEvent, type: "invoice.payment_rejected", reason: "another amount" })
+        const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: rejected })
+        expect((yield* verify({ body: rejected, signature, secret, now: signedAt })).reason).toBe("another amount")
       })
     )
   })

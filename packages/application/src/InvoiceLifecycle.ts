@@ -6,7 +6,6 @@ import {
   type Company,
   type Invoice,
   InvoiceStatus,
-  InvoiceTransaction,
   Ledger,
   PaymentMethod,
   Refund,
@@ -23,13 +22,21 @@ import {
   SandboxOnly,
   type StorageUnavailable
 } from "./Failures.js"
+import { CurrentIdempotentRun } from "./IdempotencyStore.js"
+import * as InvoiceRecords from "./InvoiceRecords.js"
 import { InvoiceRepository, type Transition } from "./InvoiceRepository.js"
 import { type InvoiceView, parseReference } from "./Invoices.js"
+import { PixSettlements } from "./PixSettlements.js"
 import type { Principal } from "./Principal.js"
 import { randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
+
+/** How far a refund run under an Idempotency-Key got: its move, or the pix return it recorded. */
+type RefundPoint =
+  | { readonly invoice: Invoice.InvoiceId }
+  | { readonly pixReturn: string; readonly invoice: Invoice.InvoiceId }
 
 const notAllowed = (error: InvoiceStatus.InvalidTransition) => new MoveNotAllowed({ reason: error.message })
 
@@ -70,25 +77,33 @@ export class InvoiceLifecycle extends Context.Service<
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
 
-      /** Writes the move and its event; the event shows the invoice and the balances as they are after it. */
-      const move = Effect.fnUntraced(function* (
-        company: Company.Company,
-        invoice: Invoice.Invoice,
-        transition: Transition
-      ) {
-        const moved = yield* invoices.applyTransition(invoice, transition)
-        const totals = yield* companies.totals(company.id, moved.mode, transition.at)
-        yield* invoices.recordEvent({
-          id: `evt_${randomUuid()}`,
-          postbackUrl: moved.postbackUrl,
-          companyId: company.id,
-          invoiceId: moved.id,
-          type: transition.event,
-          livemode: moved.mode === "live",
-          data: InvoiceTransaction.render(moved, company, totals),
-          createdAt: transition.at
+      const pixSettlements = yield* PixSettlements
+      const records = InvoiceRecords.make(invoices, companies)
+      const move = records.move
+
+      /** Records where a refund under an Idempotency-Key got to, in the transaction that got it there. */
+      const checkpoint = (point: RefundPoint) =>
+        Effect.gen(function* () {
+          const run = yield* CurrentIdempotentRun
+          if (run !== null) yield* run.checkpoint(JSON.stringify(point))
         })
-        return { invoice: moved, company, totals } satisfies InvoiceView
+
+      /** What an earlier run of this refund under the same Idempotency-Key came to: its invoice as it now is. */
+      const resume = Effect.fnUntraced(function* (principal: Principal, text: string) {
+        const point = JSON.parse(text) as RefundPoint
+        if ("pixReturn" in point) {
+          const settled = yield* pixSettlements.settleReturn(point.pixReturn).pipe(
+            Effect.catchTag("PixProviderUnavailable", () => Effect.succeed(Option.none<InvoiceView>()))
+          )
+          if (Option.isSome(settled)) return settled.value
+        }
+        const view = yield* invoices.findWithCompany(
+          principal.companyId,
+          principal.mode,
+          { _tag: "Id", id: point.invoice },
+          yield* Clock.now
+        )
+        return Option.getOrNull(view)
       })
 
       /** The caller's invoice and its company, both locked for the enclosing transaction. */
@@ -128,7 +143,12 @@ export class InvoiceLifecycle extends Context.Service<
         amount: number | null,
         reason: string | null
       ) {
-        return yield* transactions.withTransaction(
+        const run = yield* CurrentIdempotentRun
+        if (run?.recoveryPoint != null) {
+          const resumed = yield* resume(principal, run.recoveryPoint)
+          if (resumed !== null) return resumed
+        }
+        const started = yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference)
             const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
@@ -138,17 +158,47 @@ export class InvoiceLifecycle extends Context.Service<
             const totals = yield* companies.totals(principal.companyId, principal.mode, now)
             const balance = balanceOf(totals, invoice.method)
             if (balance < plan.amount) return yield* new InsufficientBalance({ balance, required: plan.amount })
-            return yield* move(
-              company,
-              invoice,
-              transition(invoice, plan.status, now, {
-                refundedAmount: (invoice.refundedAmount + plan.amount) as Cents.Cents,
-                movements: Ledger.onRefund(invoice.method, plan.amount),
-                refund: { amount: plan.amount, reason }
-              })
-            )
+            const endToEndId = invoice.pix?.endToEndId ?? null
+            if (endToEndId === null) {
+              yield* checkpoint({ invoice: invoice.id })
+              const view = yield* move(
+                company,
+                invoice,
+                transition(invoice, plan.status, now, {
+                  refundedAmount: (invoice.refundedAmount + plan.amount) as Cents.Cents,
+                  movements: Ledger.onRefund(invoice.method, plan.amount),
+                  refund: { amount: plan.amount, reason }
+                })
+              )
+              return { _tag: "Refunded", view } as const
+            }
+            // Paid by a provider's pix: the money goes back as a return of that pix, which the provider settles
+            // later. Its debit is written now, so that the balance it needs is held until the provider answers.
+            const returnId = `D${randomUuid().replaceAll("-", "")}`
+            yield* invoices.recordPendingRefund(invoice, {
+              amount: plan.amount,
+              reason,
+              returnId,
+              at: now,
+              movements: Ledger.onRefund(invoice.method, plan.amount)
+            })
+            yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
+            const held = Option.getOrThrow(yield* invoices.findById(invoice.id))
+            const view = yield* records.recordEvent(company, held, "invoice.refund_pending", now)
+            return { _tag: "Pending", returnId, view } as const
           })
         )
+        if (started._tag === "Refunded") return started.view
+        // Asked outside the transaction; a provider that cannot be asked now leaves it pending for the sweep.
+        const settled = yield* pixSettlements.settleReturn(started.returnId).pipe(
+          Effect.catchTag("PixProviderUnavailable", (error) =>
+            Effect.as(
+              Effect.logWarning("pix return not asked yet: left pending", { returnId: started.returnId, error }),
+              Option.none<InvoiceView>()
+            )
+          )
+        )
+        return Option.getOrElse(settled, () => started.view)
       })
 
       const pay = Effect.fn("InvoiceLifecycle.pay")(function* (principal: Principal, reference: string) {

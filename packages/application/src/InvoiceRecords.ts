@@ -1,6 +1,7 @@
-// The writes that make an invoice's history, shared by the use cases that create invoices and settle card charges:
-// an invoice is inserted with its created event (and the event of the status it settled in at once), and a card
-// charge's outcome is written with its ledger entries and event. Each runs inside its caller's transaction.
+// The writes that make an invoice's history, shared by the use cases that create, settle and move invoices: an
+// invoice is inserted with its created event (and the event of the status it settled in at once), a card charge's
+// outcome is written with its ledger entries and event, a move with its event. Each runs inside its caller's
+// transaction.
 import {
   type Cents,
   type Company,
@@ -13,7 +14,13 @@ import {
 import { Effect } from "effect"
 import type { RefusedReason } from "./CardAcquirer.js"
 import type { CompanyRepository } from "./CompanyRepository.js"
-import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement } from "./InvoiceRepository.js"
+import type {
+  CardChargeTerms,
+  InvoiceRepository,
+  NewInvoice,
+  NewMovement,
+  Transition
+} from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
 import { randomUuid } from "./Secrets.js"
 
@@ -98,5 +105,34 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     return { invoice: settled, company, totals } satisfies InvoiceView
   })
 
-  return { insertCreated, settleCardInvoice }
+  /** Records an event of a locked invoice as it now is, with the company's totals as they now are. */
+  const recordEvent = Effect.fnUntraced(function* (
+    company: Company.Company,
+    invoice: Invoice.Invoice,
+    type: string,
+    at: Timestamp.Timestamp,
+    reason?: string
+  ) {
+    const totals = yield* companies.totals(company.id, invoice.mode, at)
+    yield* invoices.recordEvent({
+      id: `evt_${randomUuid()}`,
+      postbackUrl: invoice.postbackUrl,
+      companyId: company.id,
+      invoiceId: invoice.id,
+      type,
+      livemode: invoice.mode === "live",
+      data: InvoiceTransaction.render(invoice, company, totals),
+      createdAt: at,
+      reason
+    })
+    return { invoice, company, totals } satisfies InvoiceView
+  })
+
+  /** Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after. */
+  const move = Effect.fnUntraced(function* (company: Company.Company, invoice: Invoice.Invoice, transition: Transition) {
+    const moved = yield* invoices.applyTransition(invoice, transition)
+    return yield* recordEvent(company, moved, transition.event, transition.at)
+  })
+
+  return { insertCreated, settleCardInvoice, recordEvent, move }
 }

@@ -50,7 +50,35 @@ export interface Transition {
   readonly paidAt: Timestamp.Timestamp | null
   readonly refundedAmount: Cents.Cents
   readonly movements: ReadonlyArray<NewMovement>
+  /** A refund that succeeds with this move. */
   readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
+  /** The provider's pix that pays a pix invoice with this move. */
+  readonly pixEndToEndId?: string | undefined
+}
+
+/** A refund asked of a provider that answers later (a pix return), as recorded when asked. */
+export interface PendingRefundRequest {
+  readonly amount: Cents.Cents
+  readonly reason: string | null
+  /** Ours, recorded before the provider is asked: it makes one return per id, so it can be asked again. */
+  readonly returnId: string
+  readonly at: Timestamp.Timestamp
+  /** Its debit, written now: what the refund holds of the balance until the provider answers. */
+  readonly movements: ReadonlyArray<NewMovement>
+}
+
+/** A refund waiting for its provider, with what is needed to ask about it. */
+export interface PendingRefund {
+  readonly id: number
+  readonly invoiceId: Invoice.InvoiceId
+  readonly companyId: Company.CompanyId
+  readonly mode: Invoice.Mode
+  readonly amount: Cents.Cents
+  readonly returnId: string
+  /** The pix it returns part of. */
+  readonly endToEndId: string
+  readonly status: Invoice.RefundStatus
+  readonly createdAt: Timestamp.Timestamp
 }
 
 /** What a card charge fixes on its invoice when it settles, known before the acquirer is asked. */
@@ -127,6 +155,8 @@ export interface NewEvent {
   readonly livemode: boolean
   readonly data: unknown
   readonly createdAt: Timestamp.Timestamp
+  /** Why it happened, when its type alone does not say. */
+  readonly reason?: string | undefined
 }
 
 export class InvoiceRepository extends Context.Service<
@@ -251,5 +281,45 @@ export class InvoiceRepository extends Context.Service<
       secureId: Invoice.SecureId
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     readonly recordEvent: (event: NewEvent) => Effect.Effect<void, StorageUnavailable>
+    /** Any company's pix invoice by the txid of its charge. */
+    readonly findByPixTxid: (txid: string) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
+    /** Records a pending refund of a locked invoice with its debit; returns the refund's id. */
+    readonly recordPendingRefund: (
+      invoice: Invoice.Invoice,
+      request: PendingRefundRequest
+    ) => Effect.Effect<number, StorageUnavailable>
+    readonly findPendingRefund: (returnId: string) => Effect.Effect<Option.Option<PendingRefund>, StorageUnavailable>
+    /**
+     * Closes a pending refund of a locked invoice: `succeeded` (the invoice's move is applied apart, with
+     * `applyTransition`), or `failed` with the reason and the entries that give back what it held. False when it was
+     * no longer pending: another answer closed it first.
+     */
+    readonly closePendingRefund: (
+      invoice: Invoice.Invoice,
+      refundId: number,
+      outcome:
+        | { readonly status: "succeeded" }
+        | {
+            readonly status: "failed"
+            readonly reason: string
+            readonly movements: ReadonlyArray<NewMovement>
+          },
+      at: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Up to `limit` refunds pending since before `createdBefore`, oldest first. */
+    readonly stalePendingRefunds: (
+      createdBefore: Timestamp.Timestamp,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<PendingRefund>, StorageUnavailable>
+    /** Records that a received pix did not pay the invoice; false when it was recorded already. */
+    readonly recordPixRejection: (
+      endToEndId: string,
+      invoiceId: Invoice.InvoiceId,
+      reason: string,
+      at: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Up to where the pix provider's received pix were listed by the last reconciliation; none before the first. */
+    readonly pixListedUntil: Effect.Effect<Option.Option<Timestamp.Timestamp>, StorageUnavailable>
+    readonly setPixListedUntil: (until: Timestamp.Timestamp) => Effect.Effect<void, StorageUnavailable>
   }
 >()("@fatura/application/InvoiceRepository") {}

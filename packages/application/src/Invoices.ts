@@ -426,7 +426,7 @@ export class Invoices extends Context.Service<
                 summary: Invoice.chargeSummary(items)
               })
             )
-            pixCharge = { qrCode, txid, expiresAt }
+            pixCharge = { qrCode, txid, expiresAt, endToEndId: null }
             break
           }
           case "bank_slip": {

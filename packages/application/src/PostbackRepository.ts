@@ -9,6 +9,7 @@ export interface StoredEvent {
   readonly createdAt: Timestamp.Timestamp
   readonly livemode: boolean
   readonly data: unknown
+  readonly reason: string | null
 }
 
 /** A delivery taken by one worker until `leaseUntil`: no other worker takes it before then. */

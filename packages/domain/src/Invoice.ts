@@ -82,6 +82,8 @@ export interface PixCharge {
   readonly qrCode: string
   readonly txid: string
   readonly expiresAt: Timestamp
+  /** The end-to-end id of the pix that paid it, when a provider's pix did (not the sandbox helper). */
+  readonly endToEndId: string | null
 }
 
 export interface BoletoSlip {
@@ -120,7 +122,7 @@ export interface CardAssociate {
   readonly createdAt: Timestamp
 }
 
-export type MovementType = "payment" | "fee" | "refund" | "chargeback"
+export type MovementType = "payment" | "fee" | "refund" | "refund_reversal" | "chargeback"
 
 /** One ledger entry of the invoice (SPEC 7.4). */
 export interface Movement {
@@ -132,11 +134,19 @@ export interface Movement {
   readonly createdAt: Timestamp
 }
 
+/**
+ * Where a refund stands: `succeeded` once the money went back; `pending` while a provider that returns money later
+ * (a pix return) has not said; `failed` when it refused, and the balance it held was given back.
+ */
+export type RefundStatus = "pending" | "succeeded" | "failed"
+
 export interface RefundRecord {
   readonly id: number
   readonly amount: Cents
   readonly reason: string | null
-  readonly status: "succeeded"
+  readonly status: RefundStatus
+  /** Why the provider refused it, once `failed`. */
+  readonly failureReason: string | null
   readonly createdAt: Timestamp
 }
 

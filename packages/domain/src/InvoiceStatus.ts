@@ -54,7 +54,22 @@ export const transition = (
 /** A final status is one that no action leaves. */
 export const isFinal = (status: InvoiceStatus): boolean => Object.keys(moves[status]).length === 0
 
-export type EventType = "invoice.created" | `invoice.${Exclude<InvoiceStatus, "pending">}`
+export type EventType =
+  | "invoice.created"
+  | `invoice.${Exclude<InvoiceStatus, "pending">}`
+  /** A refund was asked of a provider that answers later; the invoice's status waits for its answer. */
+  | "invoice.refund_pending"
+  /** The provider refused a pending refund; what it held is back in the balance. */
+  | "invoice.refund_failed"
+  /** A payment arrived that does not pay the invoice (another amount, another charge): it stays as it was. */
+  | "invoice.payment_rejected"
+
+/** The events recorded without a move: what a refund or a payment came to when the invoice's status stays. */
+export const eventsWithoutMove = [
+  "invoice.refund_pending",
+  "invoice.refund_failed",
+  "invoice.payment_rejected"
+] as const satisfies ReadonlyArray<EventType>
 
 /** The event recorded when an invoice reaches `status` (SPEC 8.1); an invoice is only ever pending when created. */
 export const eventType = (status: InvoiceStatus): EventType =>

@@ -190,7 +190,7 @@ export const CardAssociate = Schema.Struct({
 
 export const FinancialMovement = Schema.Struct({
   id: Id,
-  type: Schema.Literals(["payment", "fee", "refund", "chargeback"]),
+  type: Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback"]),
   direction: Schema.Literals(["credit", "debit"]),
   amount: Cents,
   balance: Schema.Literals(["pix", "card", "bank_slip"]),
@@ -201,7 +201,8 @@ export const Refund = Schema.Struct({
   id: Id,
   amount: Int.check(Schema.isGreaterThanOrEqualTo(1)),
   reason: NullableString,
-  status: Schema.Literal("succeeded"),
+  status: Schema.Literals(["pending", "succeeded", "failed"]),
+  failure_reason: Schema.optionalKey(Schema.String),
   created_at: Timestamp
 }).annotate({ identifier: "Refund" })
 
@@ -214,7 +215,8 @@ export const TimelineEntry = Schema.Struct({
 export const Pix = Schema.Struct({
   qrCode: PixQrCode,
   txid: Schema.optionalKey(Schema.String),
-  expiresAt: Schema.optionalKey(Timestamp)
+  expiresAt: Schema.optionalKey(Timestamp),
+  endToEndId: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "Pix" })
 
 /** The seed's `delivery` and `shipping`: an object or null; no request field fills them, so they are null. */
@@ -372,6 +374,7 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       amount: refund.amount,
       reason: refund.reason,
       status: refund.status,
+      ...(refund.failureReason === null ? {} : { failure_reason: refund.failureReason }),
       created_at: refund.createdAt
     })),
     splits: [],
@@ -387,7 +390,15 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       tangible: item.tangible,
       externalRef: null
     })),
-    pix: invoice.pix === null ? { qrCode } : { qrCode, txid: invoice.pix.txid, expiresAt: invoice.pix.expiresAt },
+    pix:
+      invoice.pix === null
+        ? { qrCode }
+        : {
+            qrCode,
+            txid: invoice.pix.txid,
+            expiresAt: invoice.pix.expiresAt,
+            ...(invoice.pix.endToEndId === null ? {} : { endToEndId: invoice.pix.endToEndId })
+          },
     fee: {
       estimatedFee: invoice.fee.estimatedFee,
       fixedAmount: invoice.fee.fixedAmount,

@@ -3,7 +3,7 @@
 import type { Cents } from "./Cents.js"
 import { type BalanceKind, balanceKindOf, type PaymentMethod } from "./PaymentMethod.js"
 
-export type EntryType = "payment" | "fee" | "refund" | "chargeback"
+export type EntryType = "payment" | "fee" | "refund" | "refund_reversal" | "chargeback"
 export type Direction = "credit" | "debit"
 
 export interface Entry {
@@ -25,6 +25,14 @@ export const onPaid = (method: PaymentMethod, amount: Cents, fee: Cents): Readon
 /** A refund gives the payer back what is refunded; the fee is not returned. */
 export const onRefund = (method: PaymentMethod, refunded: Cents): ReadonlyArray<Entry> => [
   { type: "refund", direction: "debit", amount: refunded, balance: balanceKindOf(method) }
+]
+
+/**
+ * A refund the provider refused gives back what its request held: the refund's debit was written when it was asked
+ * for, so that no other refund could spend the same balance while the provider decided.
+ */
+export const onRefundRefused = (method: PaymentMethod, held: Cents): ReadonlyArray<Entry> => [
+  { type: "refund_reversal", direction: "credit", amount: held, balance: balanceKindOf(method) }
 ]
 
 /** A chargeback takes back what was not refunded yet; the balance may go negative. */

@@ -28,7 +28,8 @@ export const layer = HttpApiBuilder.group(
               type: event.type as Postback.PostbackEventType,
               created_at: event.createdAt,
               livemode: event.livemode,
-              data: event.data as InvoiceTransaction.InvoiceTransaction
+              data: event.data as InvoiceTransaction.InvoiceTransaction,
+              ...(event.reason === null ? {} : { reason: event.reason })
             })),
             has_more: page.hasMore,
             next_cursor: page.hasMore && last !== undefined ? last.id : null

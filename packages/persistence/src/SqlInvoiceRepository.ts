@@ -5,6 +5,7 @@ import {
   type CardChargeTerms,
   type InvoiceReference,
   InvoiceRepository,
+  type PendingRefund,
   type NewInvoice,
   type NewMovement
 } from "@fatura/application"
@@ -46,6 +47,8 @@ interface RefundRow {
   readonly id: number | string
   readonly amount: number | string
   readonly reason: string | null
+  readonly status: Invoice.RefundStatus
+  readonly failure_reason: string | null
   readonly created_at: string
 }
 
@@ -85,7 +88,12 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
   pix:
     row.pix_qr_code === null
       ? null
-      : { qrCode: text(row.pix_qr_code), txid: text(row.pix_txid), expiresAt: timestamp(row.pix_expires_at) },
+      : {
+          qrCode: text(row.pix_qr_code),
+          txid: text(row.pix_txid),
+          expiresAt: timestamp(row.pix_expires_at),
+          endToEndId: nullableText(row.pix_end_to_end_id)
+        },
   boleto:
     row.boleto_barcode === null
       ? null
@@ -117,7 +125,8 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
     id: int(entry.id),
     amount: int(entry.amount) as Cents.Cents,
     reason: entry.reason,
-    status: "succeeded" as const,
+    status: entry.status,
+    failureReason: entry.failure_reason,
     createdAt: timestamp(entry.created_at)
   })),
   movements: json<ReadonlyArray<MovementRow>>(row.movements).map((entry) => ({
@@ -128,6 +137,18 @@ const toInvoice = (row: Record<string, unknown>): Invoice.Invoice => ({
     balance: entry.balance,
     createdAt: timestamp(entry.created_at)
   }))
+})
+
+const toPendingRefund = (row: Record<string, unknown>): PendingRefund => ({
+  id: int(row.id),
+  invoiceId: int(row.invoice_id) as Invoice.InvoiceId,
+  companyId: int(row.company_id) as Company.CompanyId,
+  mode: text(row.mode) as Invoice.Mode,
+  amount: int(row.amount) as Cents.Cents,
+  returnId: text(row.return_id),
+  endToEndId: text(row.pix_end_to_end_id),
+  status: text(row.status) as Invoice.RefundStatus,
+  createdAt: timestamp(row.created_at)
 })
 
 const toCardCharge = (row: Record<string, unknown>): CardCharge => ({
@@ -153,7 +174,7 @@ export const layer = Layer.effect(
       i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
         i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
         i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
-        fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
+        i.pix_end_to_end_id, fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
         fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
         i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
         i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
@@ -170,7 +191,8 @@ export const layer = Layer.effect(
                                                     'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
            FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
         (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
-                                                    'status', f.status, 'created_at', fatura_ts(f.created_at))
+                                                    'status', f.status, 'failure_reason', f.failure_reason,
+                                                    'created_at', fatura_ts(f.created_at))
                                   ORDER BY f.id), '[]')
            FROM refunds f WHERE f.invoice_id = i.id) AS refunds`)
     const invoiceTables = sql.unsafe(`
@@ -185,6 +207,11 @@ export const layer = Layer.effect(
       reference._tag === "Id"
         ? sql`i.id = ${reference.id} AND i.company_id = ${companyId} AND i.mode = ${mode}`
         : sql`i.secure_id = ${reference.secureId}::uuid AND i.company_id = ${companyId} AND i.mode = ${mode}`
+
+    const selectPendingRefund = sql`
+      SELECT f.id, f.invoice_id, i.company_id, i.mode, f.amount, f.return_id, i.pix_end_to_end_id, f.status,
+        fatura_ts(f.created_at) AS created_at
+      FROM refunds f JOIN invoices i ON i.id = f.invoice_id`
 
     const findById = (id: Invoice.InvoiceId) =>
       sql`${selectInvoice} WHERE i.id = ${id}`.pipe(
@@ -349,7 +376,8 @@ export const layer = Layer.effect(
           yield* sql`
             UPDATE invoices
             SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
-                paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount}
+                paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount},
+                pix_end_to_end_id = coalesce(${transition.pixEndToEndId ?? null}, pix_end_to_end_id)
             WHERE id = ${invoice.id}`
           yield* appendTimeline(invoice.id, transition, transition.at)
           for (const movement of transition.movements) yield* appendLedger(invoice, movement, transition.at)
@@ -496,9 +524,9 @@ export const layer = Layer.effect(
       recordEvent: (event) =>
         Effect.gen(function* () {
           yield* sql`
-            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at)
+            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at, reason)
             VALUES (${event.id}, ${event.companyId}, ${event.invoiceId}, ${event.type}, ${event.livemode},
-                    ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz)`
+                    ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz, ${event.reason ?? null})`
           // The outbox: the delivery commits with the event, or neither does (SPEC 8.1).
           if (event.postbackUrl !== null) {
             yield* sql`
@@ -506,7 +534,79 @@ export const layer = Layer.effect(
               VALUES (${event.id}, ${event.companyId}, ${event.postbackUrl}, 'pending', ${event.createdAt}::timestamptz,
                       ${event.createdAt}::timestamptz, ${event.createdAt}::timestamptz)`
           }
-        }).pipe(storage)
+        }).pipe(storage),
+
+      findByPixTxid: (txid) =>
+        sql`${selectInvoice} WHERE i.pix_txid = ${txid}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toInvoice)),
+          storage
+        ),
+
+      recordPendingRefund: (invoice, request) =>
+        Effect.gen(function* () {
+          const rows = yield* sql`
+            INSERT INTO refunds (invoice_id, amount, reason, status, return_id, created_at)
+            VALUES (${invoice.id}, ${request.amount}, ${request.reason}, 'pending', ${request.returnId},
+                    ${request.at}::timestamptz)
+            RETURNING id`
+          for (const movement of request.movements) yield* appendLedger(invoice, movement, request.at)
+          yield* sql`UPDATE invoices SET updated_at = ${request.at}::timestamptz WHERE id = ${invoice.id}`
+          return int(rows[0]!.id)
+        }).pipe(storage),
+
+      findPendingRefund: (returnId) =>
+        sql`${selectPendingRefund} WHERE f.return_id = ${returnId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toPendingRefund)),
+          storage
+        ),
+
+      closePendingRefund: (invoice, refundId, outcome, at) =>
+        Effect.gen(function* () {
+          const closed = yield* sql`
+            UPDATE refunds
+            SET status = ${outcome.status}, settled_at = ${at}::timestamptz,
+                failure_reason = ${outcome.status === "failed" ? outcome.reason : null}
+            WHERE id = ${refundId} AND invoice_id = ${invoice.id} AND status = 'pending'
+            RETURNING id`
+          if (closed.length === 0) return false
+          if (outcome.status === "failed") {
+            for (const movement of outcome.movements) yield* appendLedger(invoice, movement, at)
+            yield* sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id}`
+          }
+          return true
+        }).pipe(storage),
+
+      stalePendingRefunds: (createdBefore, limit) =>
+        sql`
+          ${selectPendingRefund}
+          WHERE f.status = 'pending' AND f.created_at < ${createdBefore}::timestamptz
+          ORDER BY f.created_at, f.id
+          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toPendingRefund)), storage),
+
+      recordPixRejection: (endToEndId, invoiceId, reason, at) =>
+        sql`
+          INSERT INTO pix_rejections (end_to_end_id, invoice_id, reason, created_at)
+          VALUES (${endToEndId}, ${invoiceId}, ${reason}, ${at}::timestamptz)
+          ON CONFLICT (end_to_end_id) DO NOTHING
+          RETURNING end_to_end_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      pixListedUntil: sql`
+        SELECT fatura_ts(listed_until) AS listed_until FROM pix_reconciliations WHERE provider = 'pix'`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => timestamp(row.listed_until))),
+        storage
+      ),
+
+      setPixListedUntil: (until) =>
+        sql`
+          INSERT INTO pix_reconciliations (provider, listed_until) VALUES ('pix', ${until}::timestamptz)
+          ON CONFLICT (provider) DO UPDATE
+            SET listed_until = greatest(pix_reconciliations.listed_until, excluded.listed_until)`.pipe(
+          Effect.asVoid,
+          storage
+        )
     })
   })
 )

@@ -24,7 +24,8 @@ const toEvent = (row: Record<string, unknown>): StoredEvent => ({
   type: text(row.type),
   createdAt: timestamp(row.created_at),
   livemode: row.livemode === true,
-  data: json(row.data)
+  data: json(row.data),
+  reason: nullableText(row.reason)
 })
 
 export const layer = Layer.effect(
@@ -53,8 +54,12 @@ export const layer = Layer.effect(
               FOR UPDATE SKIP LOCKED)
             AND e.id = d.event_id
           RETURNING d.id, d.attempts, d.url, e.id AS event_id, e.type AS event_type, e.livemode,
-            json_build_object('id', e.id, 'type', e.type, 'created_at', fatura_ts(e.created_at),
-                              'livemode', e.livemode, 'data', e.data)::text AS body,
+            CASE WHEN e.reason IS NULL
+              THEN json_build_object('id', e.id, 'type', e.type, 'created_at', fatura_ts(e.created_at),
+                                     'livemode', e.livemode, 'data', e.data)
+              ELSE json_build_object('id', e.id, 'type', e.type, 'created_at', fatura_ts(e.created_at),
+                                     'livemode', e.livemode, 'data', e.data, 'reason', e.reason)
+            END::text AS body,
             (SELECT coalesce(json_agg(s.secret ORDER BY s.id DESC), '[]')::text
              FROM webhook_secrets s
              WHERE s.company_id = d.company_id AND s.mode = CASE WHEN e.livemode THEN 'live' ELSE 'test' END
@@ -129,7 +134,7 @@ export const layer = Layer.effect(
           ...(filter.invoiceId === null ? [] : [sql`e.invoice_id = ${filter.invoiceId}`])
         ]
         return sql`
-          SELECT e.id, e.type, fatura_ts(e.created_at) AS created_at, e.livemode, e.data FROM events e
+          SELECT e.id, e.type, fatura_ts(e.created_at) AS created_at, e.livemode, e.data, e.reason FROM events e
           WHERE ${sql.and(conditions)}
           ORDER BY e.seq DESC
           LIMIT ${filter.limit + 1}`.pipe(

@@ -21,7 +21,8 @@ const allMigrations = [
   [9, "idempotency_by_principal"],
   [10, "retention"],
   [11, "list_indexes"],
-  [12, "charges_outside_transactions"]
+  [12, "charges_outside_transactions"],
+  [13, "pix_provider"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
@@ -142,6 +143,7 @@ for (const database of testDatabases) {
           ])
         )
         expect(indexes.map((row) => row.indexname)).not.toContain("invoices_company_mode")
+        yield* Migrations.run
         const invoices = yield* InvoiceRepository
         const filter: ListFilter = {
           companyId,

@@ -135,7 +135,8 @@ onEachDatabase("PostbackRepository", (it) => {
         type: "invoice.refunded",
         createdAt: at(60),
         livemode: false,
-        data: { invoice: { id: invoice.secureId, amount: invoice.amount } }
+        data: { invoice: { id: invoice.secureId, amount: invoice.amount } },
+        reason: null
       })
       expect(ids(yield* postbacks.listEvents({ ...filter, limit: 2 }))).toEqual([refunded, secondCreated, paid])
 

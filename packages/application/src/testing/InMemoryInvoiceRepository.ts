@@ -2,7 +2,13 @@
 // refunds and events, and the outbox of deliveries that an event with a postback URL queues.
 import type { Company, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
-import { type CardCharge, type InvoiceReference, InvoiceRepository, type NewMovement } from "../InvoiceRepository.js"
+import {
+  type CardCharge,
+  type InvoiceReference,
+  InvoiceRepository,
+  type NewMovement,
+  type PendingRefund
+} from "../InvoiceRepository.js"
 import { companyLock } from "./InMemoryCompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import {
@@ -10,6 +16,7 @@ import {
   type CardChargeRow,
   type InvoiceRow,
   put,
+  type RefundRow,
   type Tables,
   toClient,
   toCompany,
@@ -18,6 +25,28 @@ import {
 } from "./InMemoryTables.js"
 
 const invoiceLock = (id: Invoice.InvoiceId) => `invoices ${id}`
+
+/** Every refund asked of a provider, with its invoice's owner and pix. */
+const pendingRefunds = (tables: Tables): Array<PendingRefund> =>
+  [...tables.invoices.values()].flatMap((row) =>
+    row.refunds.flatMap((refund) =>
+      refund.returnId === null || row.pix?.endToEndId == null
+        ? []
+        : [
+            {
+              id: refund.id,
+              invoiceId: row.id,
+              companyId: row.companyId,
+              mode: row.mode,
+              amount: refund.amount,
+              returnId: refund.returnId,
+              endToEndId: row.pix.endToEndId,
+              status: refund.status,
+              createdAt: refund.createdAt
+            }
+          ]
+    )
+  )
 
 const toCardCharge = ({ settledAt: _, ...charge }: CardChargeRow): CardCharge => charge
 
@@ -341,7 +370,7 @@ export const layer = Layer.effect(
               return yield* violated("refunds_amount_check", `a refund of ${transition.refund.amount}`)
             }
             const movements = yield* ledgerEntries(transition.movements, transition.at)
-            const refunds: ReadonlyArray<Invoice.RefundRecord> =
+            const refunds: ReadonlyArray<RefundRow> =
               transition.refund === null
                 ? []
                 : [
@@ -350,7 +379,9 @@ export const layer = Layer.effect(
                       amount: transition.refund.amount,
                       reason: transition.refund.reason,
                       status: "succeeded",
-                      createdAt: transition.at
+                      failureReason: null,
+                      createdAt: transition.at,
+                      returnId: null
                     }
                   ]
             return {
@@ -359,6 +390,10 @@ export const layer = Layer.effect(
               updatedAt: transition.at,
               paidAt: transition.paidAt,
               refundedAmount: transition.refundedAmount,
+              pix:
+                row.pix === null || transition.pixEndToEndId === undefined
+                  ? row.pix
+                  : { ...row.pix, endToEndId: transition.pixEndToEndId },
               timeline: [
                 ...row.timeline,
                 { status: transition.status, event: transition.event, createdAt: transition.at }
@@ -472,7 +507,8 @@ export const layer = Layer.effect(
                 type: event.type,
                 livemode: event.livemode,
                 data: asJson(event.data),
-                createdAt: event.createdAt
+                createdAt: event.createdAt,
+                reason: event.reason ?? null
               })
             )
             // The outbox: the delivery is written with the event, or neither is.
@@ -496,6 +532,100 @@ export const layer = Layer.effect(
                 })
               )
             }
+          })
+        ),
+
+      findByPixTxid: (txid) =>
+        database.read((tables) =>
+          Option.map(
+            Option.fromNullishOr([...tables.invoices.values()].find((row) => row.pix?.txid === txid)),
+            (row) => toInvoice(tables, row)
+          )
+        ),
+
+      recordPendingRefund: (invoice, request) =>
+        Effect.gen(function* () {
+          if (!(request.amount > 0)) return yield* violated("refunds_amount_check", `a refund of ${request.amount}`)
+          const id = yield* database.nextval("refunds")
+          yield* update(invoice, (row) =>
+            Effect.map(ledgerEntries(request.movements, request.at), (movements) => ({
+              ...row,
+              updatedAt: request.at,
+              movements: [...row.movements, ...movements],
+              refunds: [
+                ...row.refunds,
+                {
+                  id,
+                  amount: request.amount,
+                  reason: request.reason,
+                  status: "pending" as const,
+                  failureReason: null,
+                  createdAt: request.at,
+                  returnId: request.returnId
+                }
+              ]
+            }))
+          )
+          return id
+        }),
+
+      findPendingRefund: (returnId) =>
+        database.read((tables) =>
+          Option.fromNullishOr(pendingRefunds(tables).find((refund) => refund.returnId === returnId))
+        ),
+
+      closePendingRefund: (invoice, refundId, outcome, at) =>
+        Effect.gen(function* () {
+          const current = yield* findById(invoice.id)
+          const refund = Option.getOrThrow(current).refunds.find((entry) => entry.id === refundId)
+          if (refund?.status !== "pending") return false
+          yield* update(invoice, (row) =>
+            Effect.map(
+              ledgerEntries(outcome.status === "failed" ? outcome.movements : [], at),
+              (movements): InvoiceRow => ({
+                ...row,
+                updatedAt: outcome.status === "failed" ? at : row.updatedAt,
+                movements: [...row.movements, ...movements],
+                refunds: row.refunds.map((entry) =>
+                  entry.id === refundId
+                    ? {
+                        ...entry,
+                        status: outcome.status,
+                        failureReason: outcome.status === "failed" ? outcome.reason : null
+                      }
+                    : entry
+                )
+              })
+            )
+          )
+          return true
+        }),
+
+      stalePendingRefunds: (createdBefore, limit) =>
+        database.read((tables) =>
+          pendingRefunds(tables)
+            .filter((refund) => refund.status === "pending" && refund.createdAt < createdBefore)
+            .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id - b.id))
+            .slice(0, limit)
+        ),
+
+      recordPixRejection: (endToEndId, invoiceId) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`pix_rejections ${endToEndId}`)
+            if (yield* database.read((tables) => tables.pixRejections.has(endToEndId))) return false
+            yield* database.write(put("pixRejections", endToEndId, invoiceId))
+            return true
+          })
+        ),
+
+      pixListedUntil: database.read((tables) => Option.fromNullishOr(tables.pixReconciliations.get("pix"))),
+
+      setPixListedUntil: (until) =>
+        database.statement(
+          Effect.gen(function* () {
+            const listed = yield* database.read((tables) => tables.pixReconciliations.get("pix"))
+            if (listed === undefined || listed < until) yield* database.write(put("pixReconciliations", "pix", until))
           })
         )
     })

@@ -23,7 +23,8 @@ const toEvent = (row: EventRow): StoredEvent => ({
   type: row.type,
   createdAt: row.createdAt,
   livemode: row.livemode,
-  data: row.data
+  data: row.data,
+  reason: row.reason
 })
 
 /** Every secret of the company's mode that still signs at `now`, newest first. */
@@ -100,7 +101,8 @@ export const layer = Layer.effect(
                   type: event.type,
                   created_at: event.createdAt,
                   livemode: event.livemode,
-                  data: event.data
+                  data: event.data,
+                  ...(event.reason === null ? {} : { reason: event.reason })
                 }),
                 secrets
               })

@@ -31,9 +31,15 @@ export interface CardReferenceRow extends Invoice.CardAssociate {
 }
 
 /** An invoice refers to its client and card reference; they are joined as they are when it is read. */
-export interface InvoiceRow extends Omit<Invoice.Invoice, "client" | "cardAssociate"> {
+export interface InvoiceRow extends Omit<Invoice.Invoice, "client" | "cardAssociate" | "refunds"> {
   readonly clientId: Invoice.ClientId
   readonly cardReferenceId: number | null
+  readonly refunds: ReadonlyArray<RefundRow>
+}
+
+export interface RefundRow extends Invoice.RefundRecord {
+  /** Ours, for a refund asked of a provider that answers later. */
+  readonly returnId: string | null
 }
 
 export interface EventRow {
@@ -46,6 +52,7 @@ export interface EventRow {
   readonly livemode: boolean
   readonly data: unknown
   readonly createdAt: Timestamp.Timestamp
+  readonly reason: string | null
 }
 
 export interface DeliveryRow extends Delivery {
@@ -104,6 +111,10 @@ export interface Tables {
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyRow>
   readonly cardCharges: ReadonlyMap<string, CardChargeRow>
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
+  /** How far each provider's received pix were listed, by provider. */
+  readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
+  /** Received pix that paid nothing, by end-to-end id: their invoice. */
+  readonly pixRejections: ReadonlyMap<string, Invoice.InvoiceId>
 }
 
 export const empty: Tables = {
@@ -117,7 +128,9 @@ export const empty: Tables = {
   cardTokens: new Map(),
   idempotencyKeys: new Map(),
   cardCharges: new Map(),
-  webhookSecrets: new Map()
+  webhookSecrets: new Map(),
+  pixReconciliations: new Map(),
+  pixRejections: new Map()
 }
 
 type RowOf<T extends keyof Tables> = Tables[T] extends ReadonlyMap<unknown, infer Row> ? Row : never
@@ -168,7 +181,7 @@ export const toInvoice = (tables: Tables, { clientId, cardReferenceId, ...row }:
             createdAt: reference.createdAt
           },
     movements: byId(row.movements),
-    refunds: byId(row.refunds)
+    refunds: byId(row.refunds).map(({ returnId: _, ...refund }) => refund)
   }
 }
 

@@ -9,6 +9,7 @@ import { Companies } from "../Companies.js"
 import { Expirations } from "../Expirations.js"
 import { InvoiceLifecycle } from "../InvoiceLifecycle.js"
 import { Invoices } from "../Invoices.js"
+import { PixSettlements } from "../PixSettlements.js"
 import { Postbacks } from "../Postbacks.js"
 import { Retention } from "../Retention.js"
 import * as InMemoryPorts from "./InMemoryPorts.js"
@@ -33,7 +34,10 @@ export const useCases = Layer.mergeAll(
   Companies.layer,
   ApiKeys.layer,
   Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
-  Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer)),
+  Expirations.layer.pipe(
+    Layer.provideMerge(InvoiceLifecycle.layer),
+    Layer.provideMerge(PixSettlements.layer)
+  ),
   Postbacks.layer,
   Retention.layer,
   CardTokens.layer

@@ -101,7 +101,12 @@ export const draft = (company: Company.Company, changes: Partial<NewInvoice> = {
     fee: FeePlan.split(company.feePlan, method, 1, amount),
     pix:
       method === "pix"
-        ? { qrCode: "00020101021226", txid: randomDigits(25), expiresAt: Timestamp.plusSeconds(createdAt, 3_600) }
+        ? {
+            qrCode: "00020101021226",
+            txid: randomDigits(25),
+            expiresAt: Timestamp.plusSeconds(createdAt, 3_600),
+            endToEndId: null
+          }
         : null,
     boleto:
       method === "bank_slip"

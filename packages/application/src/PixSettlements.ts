@@ -1,0 +1,285 @@
+// Use case: what a pix provider says after a charge was made — pix received and returns settled — turned into
+// payments and refunds through the same moves, ledger and events as every other one. A notification is not signed,
+// so it is only a hint: each pix it names is asked of the provider (and its charge) before anything is paid. A
+// reconciliation lists what the provider received, for the notifications that never came. A return (a pix refund)
+// is asked for with its balance already held, and closed when the provider says how it ended. Every step is
+// idempotent: a pix pays its invoice once, a return closes once. No provider is asked inside a transaction.
+import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
+import { Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import * as Clock from "./Clock.js"
+import { CompanyRepository, companyOf } from "./CompanyRepository.js"
+import type { PixProviderUnavailable, StorageUnavailable } from "./Failures.js"
+import * as InvoiceRecords from "./InvoiceRecords.js"
+import { InvoiceRepository, type PendingRefund } from "./InvoiceRepository.js"
+import type { InvoiceView } from "./Invoices.js"
+import { PixProvider, type PixReturnState, type ReceivedPix } from "./PixProvider.js"
+import { Transactions } from "./Transactions.js"
+
+/** How long a return may stay unanswered before the sweep asks the provider about it. */
+export const staleReturnSeconds = 60
+
+/** How far back the first reconciliation lists, and how much each one lists again of what the last one did. */
+const firstListingSeconds = 86_400
+const listingOverlapSeconds = 120
+
+const batchSize = 100
+
+/** What a notification names: the pix, and the returns of each it says were settled. */
+export interface PixNotification {
+  readonly endToEndId: string
+  readonly returnIds: ReadonlyArray<string>
+}
+
+/** What became of a received pix. */
+export type PixOutcome = "paid" | "already_paid" | "rejected" | "unmatched"
+
+export class PixSettlements extends Context.Service<
+  PixSettlements,
+  {
+    /** Acts on a notification: each pix and return it names is asked of the provider first. */
+    readonly notified: (
+      notification: ReadonlyArray<PixNotification>
+    ) => Effect.Effect<void, StorageUnavailable | PixProviderUnavailable>
+    /**
+     * Lists what the provider received since the last reconciliation and pays the invoices whose notification
+     * never came; how many it paid.
+     */
+    readonly reconcile: Effect.Effect<number, StorageUnavailable | PixProviderUnavailable>
+    /**
+     * Asks the provider for a pending return (again: it makes one per id) or about it, and closes it if the
+     * provider says how it ended. The invoice as it then is; none when no return has that id.
+     */
+    readonly settleReturn: (
+      returnId: string
+    ) => Effect.Effect<Option.Option<InvoiceView>, StorageUnavailable | PixProviderUnavailable>
+    /** Settles the returns left pending for `staleReturnSeconds`; how many it closed. */
+    readonly sweepReturns: Effect.Effect<number, StorageUnavailable>
+    /** Tells the provider where to notify; `<url>/pix` is Fatura's notification endpoint. */
+    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderUnavailable>
+    /**
+     * Reconciles every `reconcileEvery` and sweeps returns every `sweepEvery`, for ever; a failed round is logged
+     * and tried again at the next tick.
+     */
+    readonly run: (settings: {
+      readonly reconcileEvery: Duration.Input
+      readonly sweepEvery: Duration.Input
+    }) => Effect.Effect<never>
+  }
+>()("@fatura/application/PixSettlements") {
+  static readonly layer = Layer.effect(
+    PixSettlements,
+    Effect.gen(function* () {
+      const invoices = yield* InvoiceRepository
+      const companies = yield* CompanyRepository
+      const transactions = yield* Transactions
+      const provider = yield* PixProvider
+      const records = InvoiceRecords.make(invoices, companies)
+
+      /** The invoice and its company, both locked for the enclosing transaction (company first, then invoice). */
+      const locked = Effect.fnUntraced(function* (invoice: Invoice.Invoice) {
+        const company = yield* companyOf(invoices.lockCompanyLedger(invoice.companyId), invoice.companyId)
+        const current = yield* invoices.lock(invoice.companyId, invoice.mode, { _tag: "Id", id: invoice.id })
+        return { company, invoice: Option.getOrThrow(current) }
+      })
+
+      /** Pays the invoice of a pix the provider vouches for, or says why it does not. */
+      const apply = Effect.fnUntraced(function* (received: ReceivedPix) {
+        const log = { endToEndId: received.endToEndId, txid: received.txid, amount: received.amount }
+        if (received.txid === null) {
+          yield* Effect.logWarning("pix received without a charge: nothing to pay", log)
+          return "unmatched" as PixOutcome
+        }
+        const found = yield* invoices.findByPixTxid(received.txid)
+        if (Option.isNone(found)) {
+          yield* Effect.logWarning("pix received for a charge of no invoice", log)
+          return "unmatched" as PixOutcome
+        }
+        if (found.value.pix?.endToEndId === received.endToEndId) return "already_paid" as PixOutcome
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const { company, invoice } = yield* locked(found.value)
+            if (invoice.pix?.endToEndId === received.endToEndId) return "already_paid" as PixOutcome
+            const now = yield* Clock.now
+            const refusal =
+              invoice.status !== "pending"
+                ? `a pix arrived for an invoice that is ${invoice.status}`
+                : received.amount !== invoice.amount
+                  ? `a pix of ${Cents.formatBRL(received.amount)} arrived for an invoice of ${Cents.formatBRL(invoice.amount)}`
+                  : null
+            if (refusal !== null) {
+              const reason = `${refusal} (end-to-end id ${received.endToEndId}): the invoice was not paid by it`
+              if (yield* invoices.recordPixRejection(received.endToEndId, invoice.id, reason, now)) {
+                yield* Effect.logWarning("pix rejected", { ...log, invoiceId: invoice.id, reason })
+                yield* records.recordEvent(company, invoice, "invoice.payment_rejected", now, reason)
+              }
+              return "rejected" as PixOutcome
+            }
+            yield* records.move(company, invoice, {
+              status: "paid",
+              event: InvoiceStatus.eventType("paid"),
+              at: now,
+              paidAt: now,
+              refundedAmount: invoice.refundedAmount,
+              movements: Ledger.onPaid("pix", invoice.amount, invoice.fee.estimatedFee as Cents.Cents),
+              refund: null,
+              pixEndToEndId: received.endToEndId
+            })
+            yield* Effect.logInfo("pix paid its invoice", { ...log, invoiceId: invoice.id })
+            return "paid" as PixOutcome
+          })
+        )
+      })
+
+      /** A notified pix, confirmed with the provider: the pix itself, then its charge, which it must have paid. */
+      const confirm = Effect.fnUntraced(function* (endToEndId: string) {
+        const received = yield* provider.findReceived(endToEndId)
+        if (Option.isNone(received)) {
+          yield* Effect.logWarning("notified pix unknown to the provider: ignored", { endToEndId })
+          return "unmatched" as PixOutcome
+        }
+        const txid = received.value.txid
+        if (txid !== null) {
+          const charge = yield* provider.findCharge(txid)
+          const paidIt = Option.exists(charge, (found) =>
+            found.pix.some((pix) => pix.endToEndId === received.value.endToEndId)
+          )
+          if (!paidIt) {
+            yield* Effect.logWarning("notified pix is not among its charge's pix: ignored", { endToEndId, txid })
+            return "unmatched" as PixOutcome
+          }
+        }
+        return yield* apply(received.value)
+      })
+
+      /** Closes a pending return with how it ended, in a transaction; false when another answer closed it first. */
+      const close = Effect.fnUntraced(function* (pending: PendingRefund, state: PixReturnState) {
+        if (state._tag === "Processing") return false
+        const found = yield* invoices.findById(pending.invoiceId)
+        return yield* transactions.withTransaction(
+          Effect.gen(function* () {
+            const { company, invoice } = yield* locked(Option.getOrThrow(found))
+            const now = yield* Clock.now
+            if (state._tag === "Refused") {
+              const reason = `the pix provider refused the refund: ${state.reason}`
+              const closed = yield* invoices.closePendingRefund(
+                invoice,
+                pending.id,
+                { status: "failed", reason, movements: Ledger.onRefundRefused("pix", pending.amount) },
+                now
+              )
+              if (!closed) return false
+              const after = Option.getOrThrow(yield* invoices.findById(invoice.id))
+              yield* records.recordEvent(company, after, "invoice.refund_failed", now, reason)
+              return true
+            }
+            const closed = yield* invoices.closePendingRefund(invoice, pending.id, { status: "succeeded" }, now)
+            if (!closed) return false
+            const status = Refund.settledStatus(invoice, pending.amount)
+            // A pending refund holds part of a paid or partially refunded invoice: nothing moves it elsewhere (pix
+            // has no chargeback), so its success is always a move the diagram allows.
+            if (status._tag === "Failure") return yield* Effect.die(status.failure)
+            yield* records.move(company, invoice, {
+              status: status.success,
+              event: InvoiceStatus.eventType(status.success),
+              at: now,
+              paidAt: invoice.paidAt,
+              refundedAmount: (invoice.refundedAmount + pending.amount) as Cents.Cents,
+              movements: [],
+              refund: null
+            })
+            return true
+          })
+        )
+      })
+
+      const settle = Effect.fnUntraced(function* (pending: PendingRefund) {
+        if (pending.status !== "pending") return false
+        const known = yield* provider.findReturn(pending.endToEndId, pending.returnId)
+        // The provider never got it (the request was lost, or never sent): asked again under the same id.
+        const state = Option.isSome(known)
+          ? known.value
+          : yield* provider.requestReturn({
+              endToEndId: pending.endToEndId,
+              returnId: pending.returnId,
+              amount: pending.amount,
+              reason: null
+            })
+        return yield* close(pending, state)
+      })
+
+      const settleReturn = Effect.fn("PixSettlements.settleReturn")(function* (returnId: string) {
+        const pending = yield* invoices.findPendingRefund(returnId)
+        if (Option.isNone(pending)) return Option.none<InvoiceView>()
+        yield* settle(pending.value)
+        return yield* invoices.findWithCompany(
+          pending.value.companyId,
+          pending.value.mode,
+          { _tag: "Id", id: pending.value.invoiceId },
+          yield* Clock.now
+        )
+      })
+
+      const notified = Effect.fn("PixSettlements.notified")(function* (notification: ReadonlyArray<PixNotification>) {
+        for (const pix of notification) {
+          yield* confirm(pix.endToEndId)
+          for (const returnId of pix.returnIds) {
+            const pending = yield* invoices.findPendingRefund(returnId)
+            // A return of a pix other than the one named is no return of this notification.
+            if (Option.isSome(pending) && pending.value.endToEndId === pix.endToEndId) yield* settle(pending.value)
+          }
+        }
+      })
+
+      const reconcile = Effect.fn("PixSettlements.reconcile")(function* () {
+        const now = yield* Clock.now
+        const listed = yield* invoices.pixListedUntil
+        const from = Option.getOrElse(listed, () => Timestamp.plusSeconds(now, -firstListingSeconds))
+        const received = yield* provider.listReceived(from, now)
+        let paid = 0
+        for (const pix of received) if ((yield* apply(pix)) === "paid") paid += 1
+        // The next listing starts a little before this one ended: a pix the provider writes down late is not missed.
+        yield* invoices.setPixListedUntil(Timestamp.plusSeconds(now, -listingOverlapSeconds))
+        if (paid > 0) yield* Effect.logInfo("reconciliation paid invoices whose notification never came", { paid })
+        return paid
+      })
+
+      const sweepReturns = Effect.fn("PixSettlements.sweepReturns")(function* () {
+        const before = Timestamp.plusSeconds(yield* Clock.now, -staleReturnSeconds)
+        const stale = yield* invoices.stalePendingRefunds(before, batchSize)
+        let closed = 0
+        for (const pending of stale) {
+          const done = yield* settle(pending).pipe(
+            Effect.catchTag("PixProviderUnavailable", (error) =>
+              Effect.as(Effect.logWarning("pix return left pending", { returnId: pending.returnId, error }), false)
+            )
+          )
+          if (done) closed += 1
+        }
+        return closed
+      })
+
+      const forEver = (round: Effect.Effect<unknown, unknown>, every: Duration.Input, name: string) =>
+        round.pipe(
+          Effect.catchCause((cause) => Effect.logWarning(`${name} failed; trying again at the next tick`, cause)),
+          Effect.repeat(Schedule.spaced(every)),
+          Effect.andThen(Effect.never)
+        )
+
+      return PixSettlements.of({
+        notified,
+        reconcile: reconcile(),
+        settleReturn,
+        sweepReturns: sweepReturns(),
+        registerWebhook: provider.registerWebhook,
+        run: ({ reconcileEvery, sweepEvery }) =>
+          Effect.all(
+            [
+              forEver(reconcile(), reconcileEvery, "pix reconciliation"),
+              forEver(sweepReturns(), sweepEvery, "pix returns sweep")
+            ],
+            { concurrency: 2, discard: true }
+          ).pipe(Effect.andThen(Effect.never))
+      })
+    })
+  )
+}
