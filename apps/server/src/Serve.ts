@@ -2,11 +2,12 @@
 // rate limits in Redis when `REDIS_URL` is set — shared with every other process on that Redis.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { CardCharges, Companies, Expirations, Postbacks, Retention } from "@fatura/application"
-import { FaturaHttp, NodeServer, RateLimiter, RequestLimits } from "@fatura/http"
+import { CardCharges, Companies, Expirations, PixSettlements, Postbacks, Retention } from "@fatura/application"
+import { FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import { RedisTokenBuckets } from "@fatura/redis"
-import { Console, Effect, Layer, Option, References } from "effect"
+import * as PixApi from "@fatura/pix-api"
+import { Console, type Duration, Effect, Layer, Option, References, Schedule } from "effect"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
 
@@ -33,22 +34,48 @@ const cardChargeInterval = "10 seconds"
 /** How often what is past its retention is purged: often enough that each purge finds a batch or a few. */
 const retentionInterval = "1 minute"
 
+/** How often pix returns left without an answer are looked for: they are a minute old before they count. */
+const pixReturnInterval = "10 seconds"
+
 /**
  * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks, settles
- * card charges whose answer was lost and purges what is past its retention in the background.
+ * card charges whose answer was lost, reconciles pix with the pix provider, settles pix returns left unanswered and
+ * purges what is past its retention in the background.
  */
-const embeddedWorker = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const expirations = yield* Expirations
-    const postbacks = yield* Postbacks
-    const retention = yield* Retention
-    const cardCharges = yield* CardCharges
-    yield* Effect.forkScoped(expirations.run("5 seconds"))
-    yield* Effect.forkScoped(cardCharges.run(cardChargeInterval))
-    yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
-    yield* Effect.forkScoped(retention.run(retentionInterval))
-  })
-)
+const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const expirations = yield* Expirations
+      const postbacks = yield* Postbacks
+      const retention = yield* Retention
+      const cardCharges = yield* CardCharges
+      const pixSettlements = yield* PixSettlements
+      yield* Effect.forkScoped(expirations.run("5 seconds"))
+      yield* Effect.forkScoped(cardCharges.run(cardChargeInterval))
+      yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
+      yield* Effect.forkScoped(retention.run(retentionInterval))
+      yield* Effect.forkScoped(pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: pixReturnInterval }))
+    })
+  )
+
+/**
+ * With a pix provider that notifies, tells it where: at start, and again until it has taken it, without holding the
+ * start back (a PSP down at start delays notifications; the reconciliation pays meanwhile).
+ */
+const registerPixWebhook = (publicBaseUrl: string) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const pixSettlements = yield* PixSettlements
+      const url = PixNotificationsHttp.webhookUrl(publicBaseUrl)
+      yield* Effect.forkScoped(
+        pixSettlements.registerWebhook(url).pipe(
+          Effect.tapError((error) => Effect.logWarning("pix webhook not registered yet; trying again", { error })),
+          Effect.retry(Schedule.exponential("1 second").pipe(Schedule.either(Schedule.spaced("1 minute")))),
+          Effect.andThen(Effect.logInfo("pix webhook registered", { url }))
+        )
+      )
+    })
+  )
 
 /** Where the rate limits' buckets live in Redis, so that the same Redis may hold other programs' keys. */
 const redisKeyPrefix = "fatura:rate-limit:"
@@ -75,9 +102,17 @@ const shutdownGraceSeconds = "25 seconds"
 
 export const layer = (config: ServerConfig, role: Role = "alone") => {
   const database = Database.configFrom(config.databaseUrl, config.dataDir)
-  const services = Services.layer(database, { ...config, migrate: role === "alone" })
+  const services = Services.layer(database, {
+    ...config,
+    migrate: role === "alone",
+    pixProvider: Option.getOrUndefined(Option.map(config.pixApi, (settings) => PixApi.layer(settings)))
+  })
   const embedded = database._tag === "Embedded"
-  const embeddedOnly = embedded ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker) : Layer.empty
+  const embeddedOnly = embedded
+    ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker(config.pixReconcileEvery))
+    : Layer.empty
+  const pixWebhook =
+    Option.isSome(config.pixApi) && role === "alone" ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(rateLimiter(config.redisUrl)),
@@ -89,6 +124,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
       })
     ),
     Layer.provide(embeddedOnly),
+    Layer.provide(pixWebhook),
     Layer.provide(services),
     Layer.provide(Layer.succeed(References.TracerEnabled, false)),
     Layer.provide(

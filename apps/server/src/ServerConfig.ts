@@ -1,5 +1,6 @@
 // The environment of SPEC 12.1, read once at start.
 import { RetentionPeriod, RetentionPeriods } from "@fatura/application"
+import * as PixApi from "@fatura/pix-api"
 import { Config, type Duration, Effect, type LogLevel, Schema } from "effect"
 
 const logLevels = {
@@ -47,6 +48,8 @@ export const load = Effect.gen(function* () {
     events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
   }
   return {
+    pixApi: yield* PixApi.chosen,
+    pixReconcileEvery: yield* PixApi.reconcileEvery,
     port,
     host,
     databaseUrl,

@@ -10,6 +10,7 @@ import {
   Expirations,
   InvoiceLifecycle,
   Invoices,
+  type PixProvider,
   PixSettlements,
   Postbacks,
   type PostbackTargets,
@@ -27,6 +28,11 @@ import {
 } from "@fatura/sandbox"
 import { Layer } from "effect"
 
+/** Why a configured pix provider could not be built: a setting it cannot use, said in its own words. */
+export interface PixProviderUnusable {
+  readonly message: string
+}
+
 export interface Settings {
   readonly publicBaseUrl: string
   readonly allowPrivatePostbacksInTest: boolean
@@ -34,6 +40,11 @@ export interface Settings {
   readonly postbackTargets?: Layer.Layer<PostbackTargets> | undefined
   /** The card acquirer: the sandbox's unless given, which only tests do. */
   readonly cardAcquirer?: Layer.Layer<CardAcquirer> | undefined
+  /**
+   * The pix provider: the sandbox's unless given (`FATURA_PIX_PROVIDER=bcb`, or a test); one that cannot be built
+   * (its PEM files) fails the start with its error.
+   */
+  readonly pixProvider?: Layer.Layer<PixProvider, PixProviderUnusable> | undefined
   /** Whether to migrate the database first: unless another process (the primary of `serve --workers`) already has. */
   readonly migrate?: boolean | undefined
   /** How long stored idempotent responses and events are kept: the application's defaults unless given. */
@@ -53,7 +64,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        SandboxPixProvider.layer,
+        settings.pixProvider ?? SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
         settings.cardAcquirer ?? SandboxCardAcquirer.layer,
         HttpPostbackSender.layer,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
-// postback deliveries, expiry sweeps, card charges whose answer was lost, and the purge of what is past its
-// retention. Any number of workers may run at once: each round locks what it takes and skips what another worker
+// postback deliveries, expiry sweeps, card charges whose answer was lost, the reconciliation of pix with the pix
+// provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may run at once: each round locks what it takes and skips what another worker
 // holds (two workers settling the same lost charge both ask the acquirer, and the second finds it settled), and a
 // delivery whose worker died is taken up after its lease.
 import { NodeRuntime } from "@effect/platform-node"
@@ -20,7 +20,8 @@ import {
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
-import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
+import * as PixApi from "@fatura/pix-api"
+import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
   Config.schema(RetentionPeriod, name).pipe(Config.withDefault(fallback))
@@ -40,6 +41,8 @@ const program = Effect.gen(function* () {
     idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
     events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
   }
+  const pixApi = yield* PixApi.chosen
+  const pixReconcileEvery = yield* PixApi.reconcileEvery
   const worker = `${hostname()}-${process.pid}`
   const services = Layer.mergeAll(
     Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)),
@@ -52,7 +55,7 @@ const program = Effect.gen(function* () {
       Layer.mergeAll(
         HttpPostbackSender.layer,
         SandboxCardAcquirer.layer,
-        SandboxPixProvider.layer,
+        Option.match(pixApi, { onNone: () => SandboxPixProvider.layer, onSome: (settings) => PixApi.layer(settings) }),
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
         Layer.succeed(PostbackLeaseSeconds, leaseSeconds),
@@ -66,13 +69,15 @@ const program = Effect.gen(function* () {
     const postbacks = yield* Postbacks
     const purges = yield* Retention
     const cardCharges = yield* CardCharges
+    const pixSettlements = yield* PixSettlements
     yield* Effect.logInfo("worker started", { worker })
     return yield* Effect.all(
       [
         expirations.run("5 seconds"),
         postbacks.run(worker, pollInterval),
         purges.run("1 minute"),
-        cardCharges.run("10 seconds")
+        cardCharges.run("10 seconds"),
+        pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: "10 seconds" })
       ],
       { concurrency: "unbounded" }
     )

@@ -41,7 +41,14 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
     }).annotateMerge(
       OpenApi.annotations({
         summary: "Create Refunded",
-        description: "Refunds all that is left, or `amount` cents of it. Never more than the invoice's amount in all."
+        description:
+          "Refunds all that is left, or `amount` cents of it. Never more than the invoice's amount in all. A pix paid " +
+          "through the pix provider is returned through it, which answers later: its refund is `pending` (its amount " +
+          "already held from the pix balance, an `invoice.refund_pending` event), and the invoice's status and " +
+          "`refundedAmount` change when the provider confirms (`invoice.partially_refunded` / `invoice.refunded`); if " +
+          "it refuses, the refund is `failed` with a `failure_reason`, the amount is credited back " +
+          "(`refund_reversal`), and an `invoice.refund_failed` event says why. Pending refunds count against what " +
+          "is left to refund."
       })
     ),
     HttpApiEndpoint.get("search", "/invoices", {

@@ -6,6 +6,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import * as ApiDocs from "./ApiDocs.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
+import * as PixNotificationsHttp from "./PixNotificationsHttp.js"
 import * as CompanyHttp from "./CompanyHttp.js"
 import * as Edge from "./Edge.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
@@ -32,7 +33,8 @@ export const routes = Layer.mergeAll(
       Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
     ),
     ApiDocs.layer,
-    CheckoutHttp.layer
+    CheckoutHttp.layer,
+    PixNotificationsHttp.layer
   ).pipe(Layer.provide(RouteAccess.middleware.layer)),
   Edge.layer
 )

@@ -45,8 +45,11 @@ interface RoutePolicy {
 
 const open: RoutePolicy = { access: "open", takesPayload: false, callsProviders: false, page: false }
 
-/** The operations, by group and name, whose use case calls a provider: creating an invoice, and the card's. */
-const callingProviders = new Set(["invoices.create", "public.tokenizeCard", "public.pay"])
+/**
+ * The operations, by group and name, whose use case calls a provider: creating an invoice, the card's, and a refund
+ * (a pix paid through a provider is returned through it).
+ */
+const callingProviders = new Set(["invoices.create", "invoices.refund", "public.tokenizeCard", "public.pay"])
 
 /** Each route's policy, by `METHOD path` as the router knows it, read off the contract's security declarations. */
 const policies = (): ReadonlyMap<string, RoutePolicy> => {

@@ -9,6 +9,7 @@ import {
   Companies,
   Expirations,
   KeyCacheTtl,
+  type PixProvider,
   Postbacks,
   type PostbackTargets,
   type Registration
@@ -61,6 +62,8 @@ export interface AppOptions {
   readonly postbackTargets?: Layer.Layer<PostbackTargets>
   /** The card acquirer; the sandbox's unless a test needs one that is slow, or loses its answers. */
   readonly cardAcquirer?: Layer.Layer<CardAcquirer>
+  /** The pix provider; the sandbox's unless a test speaks to a PSP. */
+  readonly pixProvider?: Layer.Layer<PixProvider>
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
@@ -69,7 +72,8 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     publicBaseUrl: "http://fatura.test",
     allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true,
     postbackTargets: options.postbackTargets,
-    cardAcquirer: options.cardAcquirer
+    cardAcquirer: options.cardAcquirer,
+    pixProvider: options.pixProvider
   })
   // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
   const logs: Array<string> = []
@@ -205,6 +209,9 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
       }).pipe(Effect.provideService(Clock.Clock, clockAt(at)))
     )
 
+  /** Runs an effect of the server's own use cases: what its background rounds run, for a test to run it once. */
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof services>>) => runtime.runPromise(effect)
+
   /** Every text value stored anywhere in the database, one string per row of every table. */
   const dumpAllTables = async () => {
     const tables = await query(
@@ -243,6 +250,7 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     sweepExpirationsAt,
     sweepCardChargesAt,
     deliverPostbacksAt,
+    run,
     logs,
     stop
   }

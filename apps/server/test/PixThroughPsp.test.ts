@@ -1,0 +1,244 @@
+// Pix through a PSP's API Pix (issue 17): the server speaks to the local PSP of apps/pix-psp through @fatura/pix-api,
+// every exchange held to the Central Bank's API Pix document. A pix invoice is a charge at the PSP; a payment there is
+// notified, confirmed with the PSP and pays the invoice once; a pix of another amount pays nothing and says why; a
+// notification that never came is made up by the reconciliation; refunds are returns the PSP settles later, the
+// balance held meanwhile; and a PSP that cannot be reached makes nothing, until the same request works again.
+import { PixSettlements } from "@fatura/application"
+import { Effect } from "effect"
+import { hasError, isDynamicPix, parsePix } from "pix-utils"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import {
+  ApiPixContract,
+  eventually,
+  Exchanges,
+  pixApi,
+  settingsOf,
+  startPsp,
+  type TestPsp
+} from "../../../packages/pix-api/test/support/LocalPsp.js"
+import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+
+let contract: ApiPixContract
+
+beforeAll(async () => {
+  contract = await ApiPixContract.load()
+})
+
+describe.each(testDatabases)("pix through the local PSP on $name", (database) => {
+  let psp: TestPsp
+  let app: TestApp
+  let key: string
+  let exchanges: Exchanges
+
+  beforeAll(async () => {
+    psp = await startPsp({ refundDelayMs: 150 })
+    exchanges = new Exchanges(contract)
+    app = await startApp(database, { pixProvider: pixApi(settingsOf(psp), exchanges) })
+    const { company } = await app.registerCompany({ pixKey: "financeiro@padaria.example" })
+    key = (await app.createKey(company.id, "test")).secretKey
+    await app.run(Effect.flatMap(PixSettlements.asEffect(), (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
+  })
+  afterEach(async () => {
+    expect(contract.problems).toEqual([])
+    await switches({ slowMs: 0, failing: false, dropNotifications: false, refuseRefunds: false })
+  })
+  afterAll(async () => {
+    await app?.stop()
+    await psp?.stop()
+  })
+
+  const simulator = () => psp.anonymousClient()
+  const switches = async (changes: Record<string, unknown>) => {
+    const answer = await simulator().send("POST", "/simulator/switches", { json: changes, bearer: null })
+    expect(answer.status).toBe(200)
+  }
+  /** A payer pays the charge at the PSP (another amount when given); the PSP's pix. */
+  const payAtPsp = async (txid: string, valor?: string) => {
+    const answer = await simulator().send("POST", "/simulator/pay", {
+      json: { txid, ...(valor === undefined ? {} : { valor }) },
+      bearer: null
+    })
+    expect(answer.status).toBe(201)
+    return answer.json().pix as { endToEndId: string; valor: string }
+  }
+  const createPix = async (overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+    const created = await app.request("POST", "/api/v2/invoices", { key, body: pixRequest(overrides), headers })
+    expect(created.status).toBe(201)
+    return created.body
+  }
+  const search = async (id: string) => (await app.request("GET", `/api/v2/invoices?id=${id}`, { key })).body
+  const eventsOf = async (id: string) =>
+    (await app.request("GET", `/api/v2/events?invoice_id=${id}&limit=100`, { key })).body.data as Array<any>
+  const notify = (pix: ReadonlyArray<Record<string, unknown>>) =>
+    app.request("POST", "/pix-api/webhook/pix", { body: { pix } })
+  const balancePix = async () => (await app.request("GET", "/api/v2/company", { key })).body.balance_pix as number
+
+  it("creates a charge at the PSP whose BR Code is a dynamic pix code, paid once by the PSP's notified pix", async () => {
+    const invoice = await createPix()
+    const txid = invoice.pix.txid as string
+    expect(txid).toBe(invoice.secureId.replaceAll("-", ""))
+    const parsed = parsePix(invoice.pix.qrCode)
+    expect(hasError(parsed)).toBe(false)
+    expect(isDynamicPix(parsed)).toBe(true)
+    const before = await balancePix()
+
+    const pix = await payAtPsp(txid)
+    const paid = await eventually(async () => {
+      const found = await search(invoice.secureId)
+      expect(found.status).toBe("paid")
+      return found
+    })
+    expect(paid.pix.endToEndId).toBe(pix.endToEndId)
+    expect(paid.financial_movements.map((entry: any) => [entry.type, entry.amount])).toEqual([
+      ["payment", invoice.amount],
+      ["fee", invoice.fee.estimatedFee]
+    ])
+    expect(await balancePix()).toBe(before + invoice.fee.netAmount)
+    // The notification was confirmed with the PSP before anything was paid.
+    expect(exchanges.apiCalls).toEqual(expect.arrayContaining(["GET /pix/… 200", "GET /cob/… 200"]))
+
+    // The same notification again, and a notification of a pix the PSP never received, change nothing.
+    expect((await notify([{ endToEndId: pix.endToEndId, txid, valor: pix.valor, horario: new Date().toISOString() }])).status).toBe(204)
+    expect((await notify([{ endToEndId: "E00000000202611231200abcdefghijk", txid, valor: "1.00" }])).status).toBe(204)
+    const again = await search(invoice.secureId)
+    expect(again.financial_movements).toEqual(paid.financial_movements)
+    expect(again.timeline).toEqual(paid.timeline)
+    expect((await eventsOf(invoice.secureId)).map((event) => event.type).sort()).toEqual([
+      "invoice.created",
+      "invoice.paid"
+    ])
+    expect(await balancePix()).toBe(before + invoice.fee.netAmount)
+  })
+
+  it("leaves an invoice pending when a pix of another amount arrives, and says why once", async () => {
+    const invoice = await createPix()
+    const pix = await payAtPsp(invoice.pix.txid, "1.00")
+    const rejected = await eventually(async () => {
+      const events = await eventsOf(invoice.secureId)
+      const found = events.find((event) => event.type === "invoice.payment_rejected")
+      expect(found).toBeDefined()
+      return found
+    })
+    expect(rejected.reason).toContain("R$ 1,00")
+    expect(rejected.reason).toContain(pix.endToEndId)
+    expect(app.logs.some((line) => line.includes("pix rejected") && line.includes(pix.endToEndId))).toBe(true)
+    await notify([{ endToEndId: pix.endToEndId }])
+    const found = await search(invoice.secureId)
+    expect(found.status).toBe("pending")
+    expect(found.financial_movements).toEqual([])
+    expect((await eventsOf(invoice.secureId)).filter((event) => event.type === "invoice.payment_rejected")).toHaveLength(1)
+  })
+
+  it("pays an invoice whose notification never came at the next reconciliation", async () => {
+    await switches({ dropNotifications: true })
+    const invoice = await createPix()
+    const pix = await payAtPsp(invoice.pix.txid)
+    expect((await search(invoice.secureId)).status).toBe("pending")
+    const paid = await app.run(Effect.flatMap(PixSettlements.asEffect(), (settlements) => settlements.reconcile))
+    expect(paid).toBeGreaterThanOrEqual(1)
+    const found = await search(invoice.secureId)
+    expect(found.status).toBe("paid")
+    expect(found.pix.endToEndId).toBe(pix.endToEndId)
+    // A second reconciliation lists it again, and pays nothing twice.
+    await app.run(Effect.flatMap(PixSettlements.asEffect(), (settlements) => settlements.reconcile))
+    expect((await search(invoice.secureId)).financial_movements).toEqual(found.financial_movements)
+  })
+
+  const paidInvoice = async () => {
+    const invoice = await createPix({ total_price_cents: 10_000 })
+    await payAtPsp(invoice.pix.txid)
+    await eventually(async () => expect((await search(invoice.secureId)).status).toBe("paid"))
+    return invoice
+  }
+
+  it("holds a partial refund while the PSP returns it, then completes the rest when confirmed", async () => {
+    const invoice = await paidInvoice()
+    const before = await balancePix()
+    const asked = await app.request("POST", "/api/v2/invoices/refund", {
+      key,
+      body: { id: invoice.secureId, amount: 4_000, reason: "one item back" }
+    })
+    expect(asked.status).toBe(201)
+    expect(asked.body.status).toBe("paid")
+    expect(asked.body.refunds).toEqual([expect.objectContaining({ amount: 4_000, status: "pending" })])
+    expect(asked.body.refundedAmount).toBe(0)
+    expect(await balancePix()).toBe(before - 4_000)
+    // What a pending refund holds counts against what is left.
+    const tooMuch = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId, amount: 6_001 } })
+    expect(tooMuch.status).toBe(422)
+    expect(tooMuch.body.code).toBe("refund_exceeds_remaining")
+
+    const partial = await eventually(async () => {
+      const found = await search(invoice.secureId)
+      expect(found.status).toBe("partially_refunded")
+      return found
+    })
+    expect(partial.refundedAmount).toBe(4_000)
+    expect(partial.refunds).toEqual([expect.objectContaining({ amount: 4_000, status: "succeeded" })])
+
+    const rest = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    expect(rest.status).toBe(201)
+    const refunded = await eventually(async () => {
+      const found = await search(invoice.secureId)
+      expect(found.status).toBe("refunded")
+      return found
+    })
+    expect(refunded.refundedAmount).toBe(10_000)
+    expect(refunded.financial_movements.filter((entry: any) => entry.type === "refund").map((entry: any) => entry.amount)).toEqual([4_000, 6_000])
+    expect(await balancePix()).toBe(before - 10_000)
+    expect((await eventsOf(invoice.secureId)).map((event) => event.type).sort()).toEqual([
+      "invoice.created",
+      "invoice.paid",
+      "invoice.partially_refunded",
+      "invoice.refund_pending",
+      "invoice.refund_pending",
+      "invoice.refunded"
+    ])
+  })
+
+  it("gives back what a refund held when the PSP refuses it, and says why", async () => {
+    const invoice = await paidInvoice()
+    const before = await balancePix()
+    await switches({ refuseRefunds: true })
+    const asked = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    expect(asked.status).toBe(201)
+    const failed = await eventually(async () => {
+      const found = await search(invoice.secureId)
+      expect(found.refunds[0].status).toBe("failed")
+      return found
+    })
+    expect(failed.status).toBe("paid")
+    expect(failed.refundedAmount).toBe(0)
+    expect(failed.refunds[0].failure_reason).toMatch(/refused/)
+    expect(failed.financial_movements.slice(-2).map((entry: any) => [entry.type, entry.direction, entry.amount])).toEqual([
+      ["refund", "debit", 10_000],
+      ["refund_reversal", "credit", 10_000]
+    ])
+    expect(await balancePix()).toBe(before)
+    const events = await eventsOf(invoice.secureId)
+    expect(events.find((event) => event.type === "invoice.refund_failed")?.reason).toMatch(/refused/)
+    // Refused, it holds nothing: the whole amount may be refunded again.
+    await switches({ refuseRefunds: false })
+    expect((await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })).status).toBe(201)
+    await eventually(async () => expect((await search(invoice.secureId)).status).toBe("refunded"))
+  })
+
+  it("answers 503 provider_unavailable and stores nothing while the PSP fails; the same key works once it is back", async () => {
+    const idempotencyKey = `pix-down-${database.name}-${Date.now()}`
+    const body = pixRequest({ external_ref: idempotencyKey })
+    await switches({ failing: true })
+    const refused = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    expect(refused.status).toBe(503)
+    expect(refused.body.code).toBe("provider_unavailable")
+    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
+
+    await switches({ failing: false })
+    const created = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    expect(created.status).toBe(201)
+    const replayed = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+    expect(replayed.body.secureId).toBe(created.body.secureId)
+    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toHaveLength(1)
+  })
+})
