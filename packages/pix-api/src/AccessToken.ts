@@ -1,0 +1,96 @@
+// The OAuth2 access token of the platform's account (client credentials, RFC 6749 §4.4): asked for once and shared by
+// every call, renewed shortly before it expires, and dropped when the PSP refuses it so that the next call asks anew.
+import type { PixProviderUnavailable } from "@fatura/application"
+import { Clock, Effect, Option, Redacted, Ref, Semaphore } from "effect"
+import { type HttpClient, HttpClientRequest } from "effect/http"
+import { GrantedToken } from "./ApiPixAnswers.js"
+import type { PixApiSettings } from "./PixApiSettings.js"
+import * as PspExchange from "./PspExchange.js"
+
+export interface AccessToken {
+  /** The token to call with: the one held while it is valid, else a new one (callers at once share one request). */
+  readonly current: Effect.Effect<Redacted.Redacted, PixProviderUnavailable>
+  /** Forgets `token` (the PSP refused it), unless a newer one has already replaced it. */
+  readonly drop: (token: Redacted.Redacted) => Effect.Effect<void>
+}
+
+/** What the grant said: the token and how long it lives. */
+export interface Grant {
+  readonly token: Redacted.Redacted
+  readonly expiresInSeconds: number
+}
+
+/** A PSP that does not say how long its token lives (RFC 6749 only recommends it) gets this long, then a 401 renews it. */
+const assumedLifetimeSeconds = 300
+
+/**
+ * How long before its end a token is renewed: a minute, or a tenth of its life when that is shorter, so that a call
+ * made just before the end does not reach the PSP after it.
+ */
+export const renewalMarginMillis = (expiresInSeconds: number) => Math.min(60_000, (expiresInSeconds * 1000) / 10)
+
+/** Asks the token endpoint for a token, with the client's certificate (the transport's) and HTTP Basic. */
+export const requestGrant = (
+  client: HttpClient.HttpClient,
+  settings: PixApiSettings,
+  timeout: Parameters<typeof PspExchange.send>[1]
+): Effect.Effect<Grant, PixProviderUnavailable> => {
+  const what = "POST (token endpoint)"
+  // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined for HTTP Basic.
+  const formEncoded = (text: string) => new URLSearchParams({ _: text }).toString().slice(2)
+  const request = HttpClientRequest.post(settings.oauthUrl).pipe(
+    HttpClientRequest.basicAuth(
+      formEncoded(settings.clientId),
+      Redacted.make(formEncoded(Redacted.value(settings.clientSecret)))
+    ),
+    HttpClientRequest.acceptJson,
+    HttpClientRequest.bodyUrlParams({ grant_type: "client_credentials" })
+  )
+  return PspExchange.send(client, timeout, request, what).pipe(
+    Effect.flatMap((answer) =>
+      PspExchange.isSuccess(answer)
+        ? PspExchange.decode(GrantedToken, answer, what)
+        : Effect.fail(PspExchange.refused(answer, what))
+    ),
+    Effect.flatMap((granted) =>
+      granted.token_type.toLowerCase() === "bearer"
+        ? Effect.succeed({
+            token: Redacted.make(granted.access_token),
+            expiresInSeconds: granted.expires_in ?? assumedLifetimeSeconds
+          })
+        : Effect.fail(
+            PspExchange.unavailable(`the token endpoint granted a ${granted.token_type} token, not a Bearer one`)
+          )
+    )
+  )
+}
+
+export const make = (grant: Effect.Effect<Grant, PixProviderUnavailable>): Effect.Effect<AccessToken> =>
+  Effect.gen(function* () {
+    const held = yield* Ref.make(Option.none<{ readonly token: Redacted.Redacted; readonly renewAt: number }>())
+    // One caller asks while the others wait for its token rather than asking too.
+    const asking = yield* Semaphore.make(1)
+
+    const current = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const valid = Option.filter(yield* Ref.get(held), (token) => token.renewAt > now)
+      if (Option.isSome(valid)) return valid.value.token
+      // Counted from before the request: the token's life starts at the latest when the PSP answers.
+      const askedAt = yield* Clock.currentTimeMillis
+      const granted = yield* grant
+      const lifetime = granted.expiresInSeconds * 1000
+      yield* Ref.set(
+        held,
+        Option.some({
+          token: granted.token,
+          renewAt: askedAt + lifetime - renewalMarginMillis(granted.expiresInSeconds)
+        })
+      )
+      return granted.token
+    }).pipe(Semaphore.withPermit(asking))
+
+    const drop = (token: Redacted.Redacted) =>
+      Ref.update(held, (holding) => Option.filter(holding, (kept) => kept.token !== token))
+
+    return { current, drop }
+  })
