@@ -5,8 +5,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { CardCharges, Companies, Expirations, PixSettlements, Postbacks, Retention } from "@fatura/application"
 import { FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
-import { RedisTokenBuckets } from "@fatura/redis"
 import * as PixApi from "@fatura/pix-api"
+import { RedisTokenBuckets } from "@fatura/redis"
 import { Console, type Duration, Effect, Layer, Option, References, Schedule } from "effect"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
@@ -70,7 +70,7 @@ const registerPixWebhook = (publicBaseUrl: string) =>
       yield* Effect.forkScoped(
         pixSettlements.registerWebhook(url).pipe(
           Effect.tapError((error) => Effect.logWarning("pix webhook not registered yet; trying again", { error })),
-          Effect.retry(Schedule.exponential("1 second").pipe(Schedule.either(Schedule.spaced("1 minute")))),
+          Effect.retry(Schedule.spaced("30 seconds")),
           Effect.andThen(Effect.logInfo("pix webhook registered", { url }))
         )
       )

@@ -9,8 +9,8 @@ import { hasError, isDynamicPix, parsePix } from "pix-utils"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
   ApiPixContract,
-  eventually,
   Exchanges,
+  eventually,
   pixApi,
   settingsOf,
   startPsp,
@@ -37,7 +37,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     app = await startApp(database, { pixProvider: pixApi(settingsOf(psp), exchanges) })
     const { company } = await app.registerCompany({ pixKey: "financeiro@padaria.example" })
     key = (await app.createKey(company.id, "test")).secretKey
-    await app.run(Effect.flatMap(PixSettlements.asEffect(), (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
+    await app.run(Effect.flatMap(PixSettlements, (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
   })
   afterEach(async () => {
     expect(contract.problems).toEqual([])
@@ -68,10 +68,21 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     return created.body
   }
   const search = async (id: string) => (await app.request("GET", `/api/v2/invoices?id=${id}`, { key })).body
+  /** The invoice once `holds` is true of it: what the PSP's notifications make of it happens in the background. */
+  const searchUntil = (id: string, holds: (invoice: any) => boolean) =>
+    eventually(`invoice ${id} to settle`, async () => {
+      const found = await search(id)
+      return holds(found) ? found : undefined
+    })
   const eventsOf = async (id: string) =>
     (await app.request("GET", `/api/v2/events?invoice_id=${id}&limit=100`, { key })).body.data as Array<any>
+  /** A notification as a PSP sends one; the PSP's callback is not part of the merchants' OpenAPI document. */
   const notify = (pix: ReadonlyArray<Record<string, unknown>>) =>
-    app.request("POST", "/pix-api/webhook/pix", { body: { pix } })
+    fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pix })
+    })
   const balancePix = async () => (await app.request("GET", "/api/v2/company", { key })).body.balance_pix as number
 
   it("creates a charge at the PSP whose BR Code is a dynamic pix code, paid once by the PSP's notified pix", async () => {
@@ -84,11 +95,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const before = await balancePix()
 
     const pix = await payAtPsp(txid)
-    const paid = await eventually(async () => {
-      const found = await search(invoice.secureId)
-      expect(found.status).toBe("paid")
-      return found
-    })
+    const paid = await searchUntil(invoice.secureId, (found) => found.status === "paid")
     expect(paid.pix.endToEndId).toBe(pix.endToEndId)
     expect(paid.financial_movements.map((entry: any) => [entry.type, entry.amount])).toEqual([
       ["payment", invoice.amount],
@@ -99,7 +106,9 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(exchanges.apiCalls).toEqual(expect.arrayContaining(["GET /pix/… 200", "GET /cob/… 200"]))
 
     // The same notification again, and a notification of a pix the PSP never received, change nothing.
-    expect((await notify([{ endToEndId: pix.endToEndId, txid, valor: pix.valor, horario: new Date().toISOString() }])).status).toBe(204)
+    expect(
+      (await notify([{ endToEndId: pix.endToEndId, txid, valor: pix.valor, horario: new Date().toISOString() }])).status
+    ).toBe(204)
     expect((await notify([{ endToEndId: "E00000000202611231200abcdefghijk", txid, valor: "1.00" }])).status).toBe(204)
     const again = await search(invoice.secureId)
     expect(again.financial_movements).toEqual(paid.financial_movements)
@@ -114,12 +123,9 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
   it("leaves an invoice pending when a pix of another amount arrives, and says why once", async () => {
     const invoice = await createPix()
     const pix = await payAtPsp(invoice.pix.txid, "1.00")
-    const rejected = await eventually(async () => {
-      const events = await eventsOf(invoice.secureId)
-      const found = events.find((event) => event.type === "invoice.payment_rejected")
-      expect(found).toBeDefined()
-      return found
-    })
+    const rejected = await eventually("the rejection's event", async () =>
+      (await eventsOf(invoice.secureId)).find((event) => event.type === "invoice.payment_rejected")
+    )
     expect(rejected.reason).toContain("R$ 1,00")
     expect(rejected.reason).toContain(pix.endToEndId)
     expect(app.logs.some((line) => line.includes("pix rejected") && line.includes(pix.endToEndId))).toBe(true)
@@ -127,7 +133,9 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const found = await search(invoice.secureId)
     expect(found.status).toBe("pending")
     expect(found.financial_movements).toEqual([])
-    expect((await eventsOf(invoice.secureId)).filter((event) => event.type === "invoice.payment_rejected")).toHaveLength(1)
+    expect(
+      (await eventsOf(invoice.secureId)).filter((event) => event.type === "invoice.payment_rejected")
+    ).toHaveLength(1)
   })
 
   it("pays an invoice whose notification never came at the next reconciliation", async () => {
@@ -135,20 +143,20 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const invoice = await createPix()
     const pix = await payAtPsp(invoice.pix.txid)
     expect((await search(invoice.secureId)).status).toBe("pending")
-    const paid = await app.run(Effect.flatMap(PixSettlements.asEffect(), (settlements) => settlements.reconcile))
+    const paid = await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
     expect(paid).toBeGreaterThanOrEqual(1)
     const found = await search(invoice.secureId)
     expect(found.status).toBe("paid")
     expect(found.pix.endToEndId).toBe(pix.endToEndId)
     // A second reconciliation lists it again, and pays nothing twice.
-    await app.run(Effect.flatMap(PixSettlements.asEffect(), (settlements) => settlements.reconcile))
+    await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
     expect((await search(invoice.secureId)).financial_movements).toEqual(found.financial_movements)
   })
 
   const paidInvoice = async () => {
     const invoice = await createPix({ total_price_cents: 10_000 })
     await payAtPsp(invoice.pix.txid)
-    await eventually(async () => expect((await search(invoice.secureId)).status).toBe("paid"))
+    await searchUntil(invoice.secureId, (found) => found.status === "paid")
     return invoice
   }
 
@@ -165,27 +173,24 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(asked.body.refundedAmount).toBe(0)
     expect(await balancePix()).toBe(before - 4_000)
     // What a pending refund holds counts against what is left.
-    const tooMuch = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId, amount: 6_001 } })
+    const tooMuch = await app.request("POST", "/api/v2/invoices/refund", {
+      key,
+      body: { id: invoice.secureId, amount: 6_001 }
+    })
     expect(tooMuch.status).toBe(422)
     expect(tooMuch.body.code).toBe("refund_exceeds_remaining")
 
-    const partial = await eventually(async () => {
-      const found = await search(invoice.secureId)
-      expect(found.status).toBe("partially_refunded")
-      return found
-    })
+    const partial = await searchUntil(invoice.secureId, (found) => found.status === "partially_refunded")
     expect(partial.refundedAmount).toBe(4_000)
     expect(partial.refunds).toEqual([expect.objectContaining({ amount: 4_000, status: "succeeded" })])
 
     const rest = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
     expect(rest.status).toBe(201)
-    const refunded = await eventually(async () => {
-      const found = await search(invoice.secureId)
-      expect(found.status).toBe("refunded")
-      return found
-    })
+    const refunded = await searchUntil(invoice.secureId, (found) => found.status === "refunded")
     expect(refunded.refundedAmount).toBe(10_000)
-    expect(refunded.financial_movements.filter((entry: any) => entry.type === "refund").map((entry: any) => entry.amount)).toEqual([4_000, 6_000])
+    expect(
+      refunded.financial_movements.filter((entry: any) => entry.type === "refund").map((entry: any) => entry.amount)
+    ).toEqual([4_000, 6_000])
     expect(await balancePix()).toBe(before - 10_000)
     expect((await eventsOf(invoice.secureId)).map((event) => event.type).sort()).toEqual([
       "invoice.created",
@@ -203,15 +208,13 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     await switches({ refuseRefunds: true })
     const asked = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
     expect(asked.status).toBe(201)
-    const failed = await eventually(async () => {
-      const found = await search(invoice.secureId)
-      expect(found.refunds[0].status).toBe("failed")
-      return found
-    })
+    const failed = await searchUntil(invoice.secureId, (found) => found.refunds[0]?.status === "failed")
     expect(failed.status).toBe("paid")
     expect(failed.refundedAmount).toBe(0)
     expect(failed.refunds[0].failure_reason).toMatch(/refused/)
-    expect(failed.financial_movements.slice(-2).map((entry: any) => [entry.type, entry.direction, entry.amount])).toEqual([
+    expect(
+      failed.financial_movements.slice(-2).map((entry: any) => [entry.type, entry.direction, entry.amount])
+    ).toEqual([
       ["refund", "debit", 10_000],
       ["refund_reversal", "credit", 10_000]
     ])
@@ -220,23 +223,37 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(events.find((event) => event.type === "invoice.refund_failed")?.reason).toMatch(/refused/)
     // Refused, it holds nothing: the whole amount may be refunded again.
     await switches({ refuseRefunds: false })
-    expect((await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })).status).toBe(201)
-    await eventually(async () => expect((await search(invoice.secureId)).status).toBe("refunded"))
+    expect((await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })).status).toBe(
+      201
+    )
+    await searchUntil(invoice.secureId, (found) => found.status === "refunded")
   })
 
   it("answers 503 provider_unavailable and stores nothing while the PSP fails; the same key works once it is back", async () => {
     const idempotencyKey = `pix-down-${database.name}-${Date.now()}`
     const body = pixRequest({ external_ref: idempotencyKey })
     await switches({ failing: true })
-    const refused = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    const refused = await app.request("POST", "/api/v2/invoices", {
+      key,
+      body,
+      headers: { "idempotency-key": idempotencyKey }
+    })
     expect(refused.status).toBe(503)
     expect(refused.body.code).toBe("provider_unavailable")
     expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
 
     await switches({ failing: false })
-    const created = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    const created = await app.request("POST", "/api/v2/invoices", {
+      key,
+      body,
+      headers: { "idempotency-key": idempotencyKey }
+    })
     expect(created.status).toBe(201)
-    const replayed = await app.request("POST", "/api/v2/invoices", { key, body, headers: { "idempotency-key": idempotencyKey } })
+    const replayed = await app.request("POST", "/api/v2/invoices", {
+      key,
+      body,
+      headers: { "idempotency-key": idempotencyKey }
+    })
     expect(replayed.headers.get("idempotent-replayed")).toBe("true")
     expect(replayed.body.secureId).toBe(created.body.secureId)
     expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toHaveLength(1)

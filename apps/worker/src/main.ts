@@ -19,8 +19,8 @@ import {
   RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
 import * as PixApi from "@fatura/pix-api"
+import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
 import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>

@@ -92,9 +92,9 @@ export class InvoiceLifecycle extends Context.Service<
       const resume = Effect.fnUntraced(function* (principal: Principal, text: string) {
         const point = JSON.parse(text) as RefundPoint
         if ("pixReturn" in point) {
-          const settled = yield* pixSettlements.settleReturn(point.pixReturn).pipe(
-            Effect.catchTag("PixProviderUnavailable", () => Effect.succeed(Option.none<InvoiceView>()))
-          )
+          const settled = yield* pixSettlements
+            .settleReturn(point.pixReturn)
+            .pipe(Effect.catchTag("PixProviderUnavailable", () => Effect.succeed(Option.none<InvoiceView>())))
           if (Option.isSome(settled)) return settled.value
         }
         const view = yield* invoices.findWithCompany(
@@ -190,14 +190,16 @@ export class InvoiceLifecycle extends Context.Service<
         )
         if (started._tag === "Refunded") return started.view
         // Asked outside the transaction; a provider that cannot be asked now leaves it pending for the sweep.
-        const settled = yield* pixSettlements.settleReturn(started.returnId).pipe(
-          Effect.catchTag("PixProviderUnavailable", (error) =>
-            Effect.as(
-              Effect.logWarning("pix return not asked yet: left pending", { returnId: started.returnId, error }),
-              Option.none<InvoiceView>()
+        const settled = yield* pixSettlements
+          .settleReturn(started.returnId)
+          .pipe(
+            Effect.catchTag("PixProviderUnavailable", (error) =>
+              Effect.as(
+                Effect.logWarning("pix return not asked yet: left pending", { returnId: started.returnId, error }),
+                Option.none<InvoiceView>()
+              )
             )
           )
-        )
         return Option.getOrElse(settled, () => started.view)
       })
 

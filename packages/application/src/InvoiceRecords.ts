@@ -14,13 +14,7 @@ import {
 import { Effect } from "effect"
 import type { RefusedReason } from "./CardAcquirer.js"
 import type { CompanyRepository } from "./CompanyRepository.js"
-import type {
-  CardChargeTerms,
-  InvoiceRepository,
-  NewInvoice,
-  NewMovement,
-  Transition
-} from "./InvoiceRepository.js"
+import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
 import { randomUuid } from "./Secrets.js"
 
@@ -129,7 +123,11 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
   })
 
   /** Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after. */
-  const move = Effect.fnUntraced(function* (company: Company.Company, invoice: Invoice.Invoice, transition: Transition) {
+  const move = Effect.fnUntraced(function* (
+    company: Company.Company,
+    invoice: Invoice.Invoice,
+    transition: Transition
+  ) {
     const moved = yield* invoices.applyTransition(invoice, transition)
     return yield* recordEvent(company, moved, transition.event, transition.at)
   })

@@ -23,7 +23,7 @@ const Notification = Schema.Struct({
 const decodeNotification = Schema.decodeUnknownEffect(Notification)
 
 const malformed = ErrorResponses.of(
-  new InvalidRequest({ message: "not an API Pix notification: { \"pix\": [ { \"endToEndId\": … } ] }", issues: [] })
+  new InvalidRequest({ message: 'not an API Pix notification: { "pix": [ { "endToEndId": … } ] }', issues: [] })
 )
 
 const notified = Effect.gen(function* () {

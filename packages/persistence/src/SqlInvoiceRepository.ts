@@ -5,9 +5,9 @@ import {
   type CardChargeTerms,
   type InvoiceReference,
   InvoiceRepository,
-  type PendingRefund,
   type NewInvoice,
-  type NewMovement
+  type NewMovement,
+  type PendingRefund
 } from "@fatura/application"
 import type {
   Cents,
@@ -581,7 +581,10 @@ export const layer = Layer.effect(
           ${selectPendingRefund}
           WHERE f.status = 'pending' AND f.created_at < ${createdBefore}::timestamptz
           ORDER BY f.created_at, f.id
-          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toPendingRefund)), storage),
+          LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toPendingRefund)),
+          storage
+        ),
 
       recordPixRejection: (endToEndId, invoiceId, reason, at) =>
         sql`

@@ -1,6 +1,6 @@
 // What the adapter needs to reach the platform's one account at its PSP, and how it reads that from the environment
 // (the FATURA_PIX_* names the local PSP of apps/pix-psp prints).
-import { Config, Duration, type Redacted, Schema } from "effect"
+import { Config, Duration, Effect, Option, type Redacted, Schema } from "effect"
 
 export interface PixApiSettings {
   /** Where the API Pix is served, e.g. `https://pix.example-psp.com.br/api/v2`; the paths (`/cob/…`) follow it. */
@@ -60,3 +60,22 @@ export const config: Config.Config<PixApiSettings> = Config.all({
     "FATURA_PIX_TIMEOUT_MS"
   ).pipe(Config.withDefault(Duration.toMillis(defaultTimeout)), Config.map(Duration.millis))
 })
+
+/**
+ * Whether the API Pix is the pix provider (`FATURA_PIX_PROVIDER=bcb`), with `config`'s settings then; none for the
+ * default, `sandbox`, which a program replaces with its own stand-in.
+ */
+export const chosen = Effect.gen(function* () {
+  const provider = yield* Config.Literals(["sandbox", "bcb"], "FATURA_PIX_PROVIDER").pipe(
+    Config.withDefault("sandbox" as const)
+  )
+  return provider === "bcb" ? Option.some(yield* config) : Option.none<PixApiSettings>()
+})
+
+/**
+ * How often received pix are listed for the notifications that never came (`FATURA_PIX_RECONCILE_DELAY`, 5 minutes
+ * when not said): an invoice whose notification was lost is paid at most this long after its pix.
+ */
+export const reconcileEvery = Config.Duration("FATURA_PIX_RECONCILE_DELAY").pipe(
+  Config.withDefault(Duration.minutes(5))
+)

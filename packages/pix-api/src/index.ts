@@ -1,3 +1,10 @@
 export { type LayerOptions, layer, txidOf } from "./PixApiProvider.js"
-export { config, defaultPageSize, defaultTimeout, type PixApiSettings } from "./PixApiSettings.js"
+export {
+  chosen,
+  config,
+  defaultPageSize,
+  defaultTimeout,
+  type PixApiSettings,
+  reconcileEvery
+} from "./PixApiSettings.js"
 export { PemFileUnreadable } from "./PixApiTransport.js"

@@ -537,9 +537,8 @@ export const layer = Layer.effect(
 
       findByPixTxid: (txid) =>
         database.read((tables) =>
-          Option.map(
-            Option.fromNullishOr([...tables.invoices.values()].find((row) => row.pix?.txid === txid)),
-            (row) => toInvoice(tables, row)
+          Option.map(Option.fromNullishOr([...tables.invoices.values()].find((row) => row.pix?.txid === txid)), (row) =>
+            toInvoice(tables, row)
           )
         ),
 

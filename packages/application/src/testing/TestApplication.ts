@@ -34,10 +34,7 @@ export const useCases = Layer.mergeAll(
   Companies.layer,
   ApiKeys.layer,
   Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
-  Expirations.layer.pipe(
-    Layer.provideMerge(InvoiceLifecycle.layer),
-    Layer.provideMerge(PixSettlements.layer)
-  ),
+  Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
   Postbacks.layer,
   Retention.layer,
   CardTokens.layer
