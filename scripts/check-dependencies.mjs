@@ -18,7 +18,14 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
-  "packages/pix-api": ["effect", "node:", "@effect/platform-node", "@fatura/domain", "@fatura/application", "@fatura/api"],
+  "packages/pix-api": [
+    "effect",
+    "node:",
+    "@effect/platform-node",
+    "@fatura/domain",
+    "@fatura/application",
+    "@fatura/api"
+  ],
   "packages/redis": ["effect", "ioredis"],
   "packages/http": [
     "effect",
@@ -38,7 +45,8 @@ const allowed = {
     "@fatura/domain",
     "@fatura/application",
     "@fatura/persistence",
-    "@fatura/sandbox"
+    "@fatura/sandbox",
+    "@fatura/pix-api"
   ],
   "apps/example": ["effect", "node:", "@fatura/api"],
   "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"]

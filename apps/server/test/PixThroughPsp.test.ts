@@ -90,7 +90,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const txid = invoice.pix.txid as string
     expect(txid).toBe(invoice.secureId.replaceAll("-", ""))
     const parsed = parsePix(invoice.pix.qrCode)
-    expect(hasError(parsed)).toBe(false)
+    if (hasError(parsed)) expect.fail(`the BR Code does not parse: ${parsed.message}`)
     expect(isDynamicPix(parsed)).toBe(true)
     const before = await balancePix()
 

@@ -8,6 +8,7 @@ import {
   Companies,
   InvoiceLifecycle,
   Invoices,
+  PixSettlements,
   Postbacks,
   PublicBaseUrl
 } from "@fatura/application"
@@ -29,7 +30,7 @@ const app = Effect.gen(function* () {
     Authentication.layer,
     Companies.layer,
     Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
-    InvoiceLifecycle.layer,
+    InvoiceLifecycle.layer.pipe(Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
     CardTokens.layer
   ).pipe(

@@ -63,7 +63,7 @@ export interface AppOptions {
   /** The card acquirer; the sandbox's unless a test needs one that is slow, or loses its answers. */
   readonly cardAcquirer?: Layer.Layer<CardAcquirer>
   /** The pix provider; the sandbox's unless a test speaks to a PSP. */
-  readonly pixProvider?: Layer.Layer<PixProvider>
+  readonly pixProvider?: Layer.Layer<PixProvider, Services.PixProviderUnusable>
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
