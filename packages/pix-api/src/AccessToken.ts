@@ -35,7 +35,7 @@ export const requestGrant = (
   settings: PixApiSettings,
   timeout: Parameters<typeof PspExchange.send>[1]
 ): Effect.Effect<Grant, PixProviderUnavailable> => {
-  const what = "POST (token endpoint)"
+  const what = `POST ${new URL(settings.oauthUrl).pathname}`
   // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined for HTTP Basic.
   const formEncoded = (text: string) => new URLSearchParams({ _: text }).toString().slice(2)
   const request = HttpClientRequest.post(settings.oauthUrl).pipe(
