@@ -166,9 +166,13 @@ describe("a PSP that does not answer", () => {
         const { error, elapsedMs, warnings } = yield* failing(
           // Five calls at once, each left to run to its end.
           (pix) =>
-            Effect.forEach(Array.from({ length: 5 }), () => Effect.flip(findCharge(pix)), {
-              concurrency: "unbounded"
-            }).pipe(
+            Effect.forEach(
+              Array.from({ length: 5 }),
+              () => Effect.flip(Effect.andThen(findCharge(pix), Effect.die("a silent PSP answered"))),
+              {
+                concurrency: "unbounded"
+              }
+            ).pipe(
               Effect.flatMap((errors) => {
                 expect(new Set(errors.map((each) => each.message)).size).toBe(1)
                 return Effect.fail(errors[0]!)
