@@ -18,7 +18,14 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
-  "packages/pix-api": ["effect", "node:", "@effect/platform-node", "@fatura/domain", "@fatura/application", "@fatura/api"],
+  "packages/pix-api": [
+    "effect",
+    "node:",
+    "@effect/platform-node",
+    "@fatura/domain",
+    "@fatura/application",
+    "@fatura/api"
+  ],
   "packages/redis": ["effect", "ioredis"],
   "packages/http": [
     "effect",
