@@ -1,7 +1,7 @@
 // The OAuth2 access token of the platform's account (client credentials, RFC 6749 §4.4): asked for once and shared by
 // every call, renewed shortly before it expires, and dropped when the PSP refuses it so that the next call asks anew.
 import type { PixProviderUnavailable } from "@fatura/application"
-import { Clock, Effect, Option, Redacted, Ref, Semaphore } from "effect"
+import { Cache, Clock, Duration, Effect, Exit, Redacted } from "effect"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import { GrantedToken } from "./ApiPixAnswers.js"
 import type { PixApiSettings } from "./PixApiSettings.js"
@@ -35,7 +35,7 @@ export const requestGrant = (
   settings: PixApiSettings,
   timeout: Parameters<typeof PspExchange.send>[1]
 ): Effect.Effect<Grant, PixProviderUnavailable> => {
-  const what = "POST (token endpoint)"
+  const what = `POST ${new URL(settings.oauthUrl).pathname}`
   // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined for HTTP Basic.
   const formEncoded = (text: string) => new URLSearchParams({ _: text }).toString().slice(2)
   const request = HttpClientRequest.post(settings.oauthUrl).pipe(
@@ -65,32 +65,40 @@ export const requestGrant = (
   )
 }
 
+const key = "account"
+
+/**
+ * The token held for the account. Callers that need one while it is being asked for wait for that same request, and
+ * share its failure too, so that a PSP that does not answer costs each of them one timeout, not one per caller ahead.
+ */
 export const make = (grant: Effect.Effect<Grant, PixProviderUnavailable>): Effect.Effect<AccessToken> =>
-  Effect.gen(function* () {
-    const held = yield* Ref.make(Option.none<{ readonly token: Redacted.Redacted; readonly renewAt: number }>())
-    // One caller asks while the others wait for its token rather than asking too.
-    const asking = yield* Semaphore.make(1)
-
-    const current = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const valid = Option.filter(yield* Ref.get(held), (token) => token.renewAt > now)
-      if (Option.isSome(valid)) return valid.value.token
-      // Counted from before the request: the token's life starts at the latest when the PSP answers.
-      const askedAt = yield* Clock.currentTimeMillis
-      const granted = yield* grant
-      const lifetime = granted.expiresInSeconds * 1000
-      yield* Ref.set(
-        held,
-        Option.some({
-          token: granted.token,
-          renewAt: askedAt + lifetime - renewalMarginMillis(granted.expiresInSeconds)
-        })
-      )
-      return granted.token
-    }).pipe(Semaphore.withPermit(asking))
-
-    const drop = (token: Redacted.Redacted) =>
-      Ref.update(held, (holding) => Option.filter(holding, (kept) => kept.token !== token))
-
-    return { current, drop }
-  })
+  Effect.map(
+    Cache.makeWith(
+      () =>
+        Effect.gen(function* () {
+          const askedAt = yield* Clock.currentTimeMillis
+          const granted = yield* grant
+          // The token's life started at the latest when it was asked for: the time the answer took is taken off.
+          return { ...granted, elapsedMillis: (yield* Clock.currentTimeMillis) - askedAt }
+        }),
+      {
+        capacity: 1,
+        timeToLive: (exit) =>
+          Exit.isSuccess(exit)
+            ? Duration.millis(
+                Math.max(
+                  0,
+                  exit.value.expiresInSeconds * 1000 -
+                    renewalMarginMillis(exit.value.expiresInSeconds) -
+                    exit.value.elapsedMillis
+                )
+              )
+            : // A failure is not kept: the next call asks again.
+              Duration.zero
+      }
+    ),
+    (cache) => ({
+      current: Effect.map(Cache.get(cache, key), (held) => held.token),
+      drop: (token) => Effect.asVoid(Cache.invalidateWhen(cache, key, (held) => held.token === token))
+    })
+  )
