@@ -33,7 +33,7 @@ export const renewalMarginMillis = (expiresInSeconds: number) => Math.min(60_000
 export const requestGrant = (
   client: HttpClient.HttpClient,
   settings: PixApiSettings,
-  timeout: Parameters<typeof PspExchange.send>[1]
+  timeout: Duration.Duration
 ): Effect.Effect<Grant, PixProviderUnavailable> => {
   const what = `POST ${new URL(settings.oauthUrl).pathname}`
   // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined for HTTP Basic.
@@ -49,7 +49,14 @@ export const requestGrant = (
   return PspExchange.send(client, timeout, request, what).pipe(
     Effect.flatMap((answer) =>
       PspExchange.isSuccess(answer)
-        ? PspExchange.decode(GrantedToken, answer, what)
+        ? PspExchange.decode(GrantedToken, answer, what).pipe(
+            // Said without the answer's text: it may hold a token.
+            Effect.mapError(() =>
+              PspExchange.unavailable(
+                `the PSP's answer to ${what} (${answer.status}) is not an OAuth2 token (RFC 6749 §5.1)`
+              )
+            )
+          )
         : Effect.fail(PspExchange.refused(answer, what))
     ),
     Effect.flatMap((granted) =>

@@ -9,7 +9,6 @@ import { describeProblem, OAuthError, Problem } from "./ApiPixAnswers.js"
 /** An answer read whole. */
 export interface Answer {
   readonly status: number
-  readonly contentType: string
   readonly text: string
 }
 
@@ -19,9 +18,7 @@ export const unavailable = (message: string) => new PixProviderUnavailable({ mes
 const describeCause = (cause: unknown): string => {
   if (cause instanceof Error) {
     const code = Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
-    const text = code !== undefined && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message
-    // undici and fetch wrap the system's error one level down.
-    return cause.cause !== undefined && text === "fetch failed" ? describeCause(cause.cause) : text
+    return code !== undefined && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message
   }
   return String(cause)
 }
@@ -43,13 +40,7 @@ export const send = (
   what: string
 ): Effect.Effect<Answer, PixProviderUnavailable> =>
   client.execute(request).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => ({
-        status: response.status,
-        contentType: (response.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "",
-        text
-      }))
-    ),
+    Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
     Effect.catchTag("HttpClientError", (error) =>
       Effect.fail(unavailable(`could not reach the PSP for ${what}: ${describeClientError(error)}`))
     ),
