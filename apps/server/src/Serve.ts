@@ -111,8 +111,8 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   const embeddedOnly = embedded
     ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker(config.pixReconcileEvery))
     : Layer.empty
-  const pixWebhook =
-    Option.isSome(config.pixApi) && role === "alone" ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
+  // Every serving process registers it (`serve --workers N` has no other): the PSP takes the same URL again as it is.
+  const pixWebhook = Option.isSome(config.pixApi) ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(rateLimiter(config.redisUrl)),

@@ -91,7 +91,12 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(txid).toBe(invoice.secureId.replaceAll("-", ""))
     const parsed = parsePix(invoice.pix.qrCode)
     if (hasError(parsed)) expect.fail(`the BR Code does not parse: ${parsed.message}`)
-    expect(isDynamicPix(parsed)).toBe(true)
+    if (!isDynamicPix(parsed)) expect.fail("the BR Code is not a dynamic pix code")
+    // Its location serves the charge, signed, to anyone (a payer's app has no client certificate).
+    const atLocation = await simulator().send("GET", `https://${parsed.url}`, { bearer: null })
+    expect(atLocation.status).toBe(200)
+    const payload = JSON.parse(Buffer.from(atLocation.text.split(".")[1] ?? "", "base64url").toString())
+    expect(payload).toMatchObject({ txid, valor: { original: "123.45" }, chave: psp.state.credentials.pixKey })
     const before = await balancePix()
 
     const pix = await payAtPsp(txid)

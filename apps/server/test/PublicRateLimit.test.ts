@@ -29,6 +29,18 @@ describe.each(testDatabases)("public rate limits on $name", (database) => {
     expect(protectedReply.status).toBe(200)
   })
 
+  it("limits a pix provider's notifications per client address: each makes Fatura ask the provider", async () => {
+    const notify = () =>
+      fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ pix: [] })
+      })
+    const statuses = (await Promise.all(Array.from({ length: 90 }, notify))).map((reply) => reply.status)
+    expect(statuses.filter((status) => status === 204).length).toBeGreaterThanOrEqual(60)
+    expect(statuses).toContain(429)
+  })
+
   it("counts every spelling of a payer's route against one address, and serves no other spelling", async () => {
     const { secretKey } = await app.registerCompany()
     const invoice = (await app.request("POST", "/api/v2/invoices", { key: secretKey, body: pixRequest() })).body

@@ -1,6 +1,8 @@
 // Use cases that move an invoice after its creation (SPEC 7.1): refunds (4.4), the sandbox helpers (4.9) and
 // expiry. Each move locks the invoice's company, then the invoice, checks the transition, and writes the new status,
-// its timeline entry, its ledger entries and its event in one transaction.
+// its timeline entry, its ledger entries and its event in one transaction. A refund of a pix a provider received is
+// the exception: it is recorded pending in that transaction, asked of the provider after it, and moves the invoice
+// when the provider says it was returned (PixSettlements).
 import {
   type Cents,
   type Company,

@@ -9,7 +9,10 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { RequestBody } from "./RequestBody.js"
 
-/** The notification as far as it is read: the ids, nothing of amounts or payers, which are asked of the provider. */
+/**
+ * The notification as far as it is read: the ids, nothing of amounts or payers, which are asked of the provider. At
+ * most 100 pix, each asked about: a PSP notifies as pix arrive, and what a longer list holds the reconciliation finds.
+ */
 const Notification = Schema.Struct({
   pix: Schema.Array(
     Schema.Struct({
@@ -18,7 +21,7 @@ const Notification = Schema.Struct({
         Schema.Array(Schema.Struct({ id: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,35}$/)) }))
       )
     })
-  ).check(Schema.isMaxLength(1000))
+  ).check(Schema.isMaxLength(100))
 })
 const decodeNotification = Schema.decodeUnknownEffect(Notification)
 

@@ -14,6 +14,7 @@ import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { toResponse } from "./FailureResponses.js"
 import * as Idempotency from "./Idempotency.js"
+import * as PixNotificationsHttp from "./PixNotificationsHttp.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
@@ -27,6 +28,8 @@ type Access =
   | "publicToken"
   /** The payer's side (SPEC 4.7, 11.3): an invoice's checkout token, limited per client address. */
   | "checkoutToken"
+  /** A provider's notifications (a PSP's): anyone, since they are only hints checked with the provider; limited per client address. */
+  | "provider"
   /** Operations and documentation: anyone. */
   | "open"
 
@@ -78,6 +81,12 @@ const policies = (): ReadonlyMap<string, RoutePolicy> => {
   for (const operation of callingProviders) {
     if (!operations.has(operation)) throw new Error(`the contract has no operation ${operation}`)
   }
+  byRoute.set(`POST ${PixNotificationsHttp.path}`, {
+    access: "provider",
+    takesPayload: true,
+    callsProviders: true,
+    page: false
+  })
   byRoute.set(`GET ${CheckoutHttp.path}`, {
     access: "checkoutToken",
     takesPayload: false,
@@ -137,6 +146,9 @@ export const middleware = HttpRouter.middleware(
         switch (policy.access) {
           case "open":
             return yield* next
+          case "provider":
+            // Each notification makes Fatura ask the provider about what it names: bounded per sender.
+            return (yield* byAddress(address)) ?? (yield* next)
           case "secretKey": {
             const token = Credentials.bearerToken(request.headers.authorization) ?? ""
             const authenticated = yield* Effect.result(authentication.authenticate(token))

@@ -1,29 +1,137 @@
-// A stand-in pix provider: the BR Code a PSP would hand back, built locally from the company's key. The same
-// request always gets the same code. It receives no pix, and returns at once what it is asked to return.
-import { PixBrCode } from "@fatura/domain"
+// A stand-in pix provider, in memory: it builds the BR Code a PSP would hand back from the company's key (the same
+// request always gets the same code) and keeps its charges, so that a test can play what a PSP does afterwards —
+// a payer paying a charge (of its amount or another), a return the PSP settles or refuses, a PSP that cannot be
+// reached. Without a test driving it, no pix arrives and every return is settled at once, as in the sandbox.
+import { type Cents, PixBrCode } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import * as Clock from "../Clock.js"
-import { PixProvider } from "../PixProvider.js"
+import { PixProviderUnavailable } from "../Failures.js"
+import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "../PixProvider.js"
 
-export const layer = Layer.succeed(
-  PixProvider,
-  PixProvider.of({
+/** What the stand-in PSP keeps, and how it answers: for a test to read and to change. */
+export interface Psp {
+  readonly charges: Map<string, { readonly amount: Cents.Cents; readonly pix: Array<ReceivedPix> }>
+  readonly received: Map<string, ReceivedPix>
+  readonly returns: Map<string, { readonly request: PixReturnRequest; state: PixReturnState }>
+  /** How a return is first answered: settled at once (`Returned`), left `Processing`, or `Refused`. */
+  returnsAnswer: "Returned" | "Processing" | "Refused"
+  /** Whether it cannot be reached: every call fails. */
+  down: boolean
+  /** Where it was told to notify. */
+  webhookUrl: string | null
+}
+
+export const make = () => {
+  const psp: Psp = {
+    charges: new Map(),
+    received: new Map(),
+    returns: new Map(),
+    returnsAnswer: "Returned",
+    down: false,
+    webhookUrl: null
+  }
+  let sequence = 0
+
+  const reachable = Effect.suspend(() =>
+    psp.down ? Effect.fail(new PixProviderUnavailable({ message: "the test PSP is down" })) : Effect.void
+  )
+
+  /** A payer pays the charge (another amount when given), as the PSP records it; the pix it received. */
+  const pay = (txid: string, amount?: number) =>
+    Effect.gen(function* () {
+      const charge = psp.charges.get(txid)
+      if (charge === undefined) return yield* Effect.die(new Error(`the test PSP has no charge ${txid}`))
+      sequence += 1
+      const pix: ReceivedPix = {
+        endToEndId: `E00000000${String(sequence).padStart(23, "0")}`,
+        txid,
+        amount: (amount ?? charge.amount) as Cents.Cents,
+        paidAt: yield* Clock.now
+      }
+      charge.pix.push(pix)
+      psp.received.set(pix.endToEndId, pix)
+      return pix
+    })
+
+  /** Settles a return the PSP was processing. */
+  const settleReturn = (returnId: string, state: PixReturnState) =>
+    Effect.sync(() => {
+      const found = psp.returns.get(returnId)
+      if (found === undefined) throw new Error(`the test PSP has no return ${returnId}`)
+      found.state = state
+    })
+
+  const provider = PixProvider.of({
     txidOf: PixBrCode.staticTxidOf,
     charge: ({ company, pixKey, amount, txid }) =>
-      Effect.sync(() => ({
-        qrCode: PixBrCode.build({
-          pixKey,
-          merchantName: company.fantasyName,
-          merchantCity: company.address.city,
-          amount,
-          txid
+      Effect.andThen(
+        reachable,
+        Effect.sync(() => {
+          if (!psp.charges.has(txid)) psp.charges.set(txid, { amount, pix: [] })
+          return {
+            qrCode: PixBrCode.build({
+              pixKey,
+              merchantName: company.fantasyName,
+              merchantCity: company.address.city,
+              amount,
+              txid
+            })
+          }
         })
-      })),
-    findCharge: () => Effect.succeed(Option.none()),
-    findReceived: () => Effect.succeed(Option.none()),
-    listReceived: () => Effect.succeed([]),
-    requestReturn: () => Effect.map(Clock.now, (at) => ({ _tag: "Returned", at }) as const),
-    findReturn: () => Effect.succeed(Option.none()),
-    registerWebhook: () => Effect.void
+      ),
+    findCharge: (txid) =>
+      Effect.andThen(
+        reachable,
+        Effect.sync(() =>
+          Option.map(Option.fromNullishOr(psp.charges.get(txid)), (charge) => ({
+            txid,
+            status: charge.pix.length > 0 ? ("completed" as const) : ("active" as const),
+            amount: charge.amount,
+            pix: [...charge.pix]
+          }))
+        )
+      ),
+    findReceived: (endToEndId) =>
+      Effect.andThen(
+        reachable,
+        Effect.sync(() => Option.fromNullishOr(psp.received.get(endToEndId)))
+      ),
+    listReceived: (from, to) =>
+      Effect.andThen(
+        reachable,
+        Effect.sync(() => [...psp.received.values()].filter((pix) => pix.paidAt >= from && pix.paidAt <= to))
+      ),
+    requestReturn: (request) =>
+      Effect.gen(function* () {
+        yield* reachable
+        const known = psp.returns.get(request.returnId)
+        if (known !== undefined) return known.state
+        const at = yield* Clock.now
+        const state: PixReturnState =
+          psp.returnsAnswer === "Returned"
+            ? { _tag: "Returned", at }
+            : psp.returnsAnswer === "Refused"
+              ? { _tag: "Refused", reason: "the test PSP refuses returns" }
+              : { _tag: "Processing" }
+        psp.returns.set(request.returnId, { request, state })
+        return state
+      }),
+    findReturn: (_endToEndId, returnId) =>
+      Effect.andThen(
+        reachable,
+        Effect.sync(() => Option.map(Option.fromNullishOr(psp.returns.get(returnId)), (found) => found.state))
+      ),
+    registerWebhook: (url) =>
+      Effect.andThen(
+        reachable,
+        Effect.sync(() => {
+          psp.webhookUrl = url
+        })
+      )
   })
-)
+
+  return { psp, pay, settleReturn, layer: Layer.succeed(PixProvider, provider) }
+}
+
+/** A stand-in of its own for each program that builds it. */
+export const layer = Layer.unwrap(Effect.sync(() => make().layer))

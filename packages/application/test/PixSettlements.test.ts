@@ -1,0 +1,225 @@
+// Pix settled by what a PSP says, over the in-memory ports and a stand-in PSP: a notified pix pays its invoice once,
+// and only when the PSP vouches for it; a pix of another amount pays nothing and says why, once; the reconciliation
+// pays what was never notified; a refund of a PSP's pix is held until the PSP returns it or refuses it; and a PSP that
+// cannot be reached makes nothing, until the same request under its Idempotency-Key works.
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { Companies } from "../src/Companies.js"
+import { CurrentIdempotentRun } from "../src/IdempotencyStore.js"
+import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
+import { Invoices } from "../src/Invoices.js"
+import { PixProvider } from "../src/PixProvider.js"
+import { PixSettlements, staleReturnSeconds } from "../src/PixSettlements.js"
+import { Postbacks } from "../src/Postbacks.js"
+import type { Principal } from "../src/Principal.js"
+import * as TestApplication from "../src/testing/TestApplication.js"
+import * as TestPixProvider from "../src/testing/TestPixProvider.js"
+import { eventTypes, ledger, pixRequest, registerMerchant, startClock } from "./support/Merchant.js"
+
+/** The application over a stand-in PSP the test drives. */
+const withPsp = () => {
+  const psp = TestPixProvider.make()
+  const layer = TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, psp.layer))
+  return { ...psp, layer }
+}
+
+const balancePix = (principal: Principal) =>
+  Effect.gen(function* () {
+    const { totals } = yield* (yield* Companies).info(principal)
+    return totals.balancePix
+  })
+
+/** A pix invoice, and the pix a payer paid it with at the PSP (another amount when given). */
+const paidAtPsp = (psp: ReturnType<typeof withPsp>, principal: Principal, amount?: number) =>
+  Effect.gen(function* () {
+    const invoice = (yield* (yield* Invoices).create(principal, pixRequest())).invoice
+    const pix = yield* psp.pay(invoice.pix!.txid, amount)
+    return { invoice, pix }
+  })
+
+/** Another pix sale, paid by the sandbox helper: a balance that can pay a full refund back (fees are not returned). */
+const anotherSale = (principal: Principal) =>
+  Effect.gen(function* () {
+    const sale = (yield* (yield* Invoices).create(principal, pixRequest({ totalPriceCents: 50_000 }))).invoice
+    yield* (yield* InvoiceLifecycle).pay(principal, sale.secureId)
+  })
+
+const find = (principal: Principal, secureId: string) =>
+  Effect.gen(function* () {
+    return (yield* (yield* Invoices).find(principal, secureId)).invoice
+  })
+
+describe("PixSettlements (in memory)", () => {
+  it.effect("pays the invoice of a notified pix once the PSP vouches for it, and once only", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+
+      // A pix the PSP never received is no payment, whatever the notification says.
+      yield* settlements.notified([{ endToEndId: "E00000000999999999999999999999999", returnIds: [] }])
+      expect((yield* find(principal, invoice.secureId)).status).toBe("pending")
+
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      const paid = yield* find(principal, invoice.secureId)
+      expect(paid.status).toBe("paid")
+      expect(paid.pix?.endToEndId).toBe(pix.endToEndId)
+      expect(ledger(paid)).toEqual([
+        ["payment", "credit", 10_000],
+        ["fee", "debit", paid.fee.estimatedFee]
+      ])
+      expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created", "invoice.paid"])
+      expect(yield* balancePix(principal)).toBe(paid.fee.netAmount)
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("leaves an invoice pending when a pix of another amount arrives, with one event that says why", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const { invoice, pix } = yield* paidAtPsp(psp, principal, 9_999)
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      expect((yield* find(principal, invoice.secureId)).status).toBe("pending")
+      expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created", "invoice.payment_rejected"])
+      const { events } = yield* (yield* Postbacks).events(principal, {
+        limit: 10,
+        startingAfter: null,
+        type: "invoice.payment_rejected",
+        invoice: invoice.secureId
+      })
+      expect(events[0]?.reason).toContain("R$ 99,99")
+      expect(events[0]?.reason).toContain(pix.endToEndId)
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("pays at the reconciliation the invoices whose notification never came, once", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+      yield* TestClock.adjust("1 minute")
+      expect(yield* settlements.reconcile).toBe(1)
+      expect(yield* settlements.reconcile).toBe(0)
+      const paid = yield* find(principal, invoice.secureId)
+      expect([paid.status, paid.pix?.endToEndId]).toEqual(["paid", pix.endToEndId])
+      expect(ledger(paid)).toHaveLength(2)
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("holds a refund of a PSP's pix until the PSP returns it, and gives it back when the PSP refuses", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const lifecycle = yield* InvoiceLifecycle
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      yield* anotherSale(principal)
+      const net = yield* balancePix(principal)
+
+      psp.psp.returnsAnswer = "Processing"
+      const asked = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
+      expect([asked.invoice.status, asked.invoice.refundedAmount]).toEqual(["paid", 0])
+      expect(asked.invoice.refunds.map((refund) => [refund.amount, refund.status])).toEqual([[4_000, "pending"]])
+      expect(yield* balancePix(principal)).toBe(net - 4_000)
+      // What is held counts against what is left.
+      expect(yield* Effect.flip(lifecycle.refund(principal, invoice.secureId, 6_001, null))).toMatchObject({
+        _tag: "RefundExceedsRemaining"
+      })
+
+      const [returnId] = [...psp.psp.returns.keys()]
+      yield* psp.settleReturn(returnId!, { _tag: "Returned", at: asked.invoice.updatedAt })
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [returnId!] }])
+      // Told again, nothing moves twice.
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [returnId!] }])
+      const partial = yield* find(principal, invoice.secureId)
+      expect([partial.status, partial.refundedAmount]).toEqual(["partially_refunded", 4_000])
+      expect(yield* balancePix(principal)).toBe(net - 4_000)
+
+      psp.psp.returnsAnswer = "Refused"
+      const refused = yield* lifecycle.refund(principal, invoice.secureId, null, null)
+      expect([refused.invoice.status, refused.invoice.refundedAmount]).toEqual(["partially_refunded", 4_000])
+      expect(refused.invoice.refunds.map((refund) => refund.status)).toEqual(["succeeded", "failed"])
+      expect(refused.invoice.refunds[1]?.failureReason).toMatch(/refuses/)
+      expect(ledger(refused.invoice).slice(-2)).toEqual([
+        ["refund", "debit", 6_000],
+        ["refund_reversal", "credit", 6_000]
+      ])
+      expect(yield* balancePix(principal)).toBe(net - 4_000)
+      expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
+        "invoice.created",
+        "invoice.paid",
+        "invoice.refund_pending",
+        "invoice.partially_refunded",
+        "invoice.refund_pending",
+        "invoice.refund_failed"
+      ])
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("asks again, once stale, for a return the PSP could not be asked for", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      yield* anotherSale(principal)
+
+      psp.psp.down = true
+      const asked = yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, null, null)
+      expect(asked.invoice.refunds.map((refund) => refund.status)).toEqual(["pending"])
+      psp.psp.down = false
+      expect(psp.psp.returns.size).toBe(0)
+
+      yield* TestClock.adjust(`${staleReturnSeconds - 1} seconds`)
+      expect(yield* settlements.sweepReturns).toBe(0)
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* settlements.sweepReturns).toBe(1)
+      expect(yield* settlements.sweepReturns).toBe(0)
+      expect(psp.psp.returns.size).toBe(1)
+      expect((yield* find(principal, invoice.secureId)).status).toBe("refunded")
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("creates nothing while the PSP cannot be reached; the same run resumes with the same invoice id", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const invoices = yield* Invoices
+      const points: Array<string> = []
+      const run = (recoveryPoint: string | null) => ({
+        recoveryPoint,
+        checkpoint: (point: string) => Effect.sync(() => void points.push(point))
+      })
+      psp.psp.down = true
+      const refused = yield* Effect.flip(
+        invoices.create(principal, pixRequest()).pipe(Effect.provideService(CurrentIdempotentRun, run(null)))
+      )
+      expect(refused._tag).toBe("PixProviderUnavailable")
+      expect(psp.psp.charges.size).toBe(0)
+      const [point] = points
+      expect(JSON.parse(point!)).toHaveProperty("pixInvoice")
+
+      psp.psp.down = false
+      const created = yield* invoices
+        .create(principal, pixRequest())
+        .pipe(Effect.provideService(CurrentIdempotentRun, run(point!)))
+      expect(created.invoice.secureId).toBe(JSON.parse(point!).pixInvoice)
+      expect([...psp.psp.charges.keys()]).toEqual([created.invoice.pix?.txid])
+      expect(Option.isSome(yield* (yield* PixProvider).findCharge(created.invoice.pix!.txid))).toBe(true)
+    }).pipe(Effect.provide(psp.layer))
+  })
+})
