@@ -1,6 +1,6 @@
 // Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by who sent them and the endpoint.
 import type { Company, Timestamp } from "@fatura/domain"
-import { Context, type Duration, type Effect } from "effect"
+import { Context, type Duration, Effect } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
 export interface IdempotencyScope {
@@ -60,6 +60,13 @@ export const CurrentIdempotentRun = Context.Reference<IdempotentRun | null>(
   "@fatura/application/IdempotencyStore/CurrentIdempotentRun",
   { defaultValue: () => null }
 )
+
+/** Records where the current run under an Idempotency-Key got to, in the transaction that got it there; none without. */
+export const checkpoint = (point: unknown) =>
+  Effect.gen(function* () {
+    const run = yield* CurrentIdempotentRun
+    if (run !== null) yield* run.checkpoint(JSON.stringify(point))
+  })
 
 /** A checkpoint or finish by a holder whose lease another request has taken over. */
 export class LeaseLost {

@@ -24,7 +24,7 @@ import {
   SandboxOnly,
   type StorageUnavailable
 } from "./Failures.js"
-import { CurrentIdempotentRun } from "./IdempotencyStore.js"
+import { CurrentIdempotentRun, checkpoint as checkpointRun } from "./IdempotencyStore.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import { InvoiceRepository, type Transition } from "./InvoiceRepository.js"
 import { type InvoiceView, parseReference } from "./Invoices.js"
@@ -84,11 +84,7 @@ export class InvoiceLifecycle extends Context.Service<
       const move = records.move
 
       /** Records where a refund under an Idempotency-Key got to, in the transaction that got it there. */
-      const checkpoint = (point: RefundPoint) =>
-        Effect.gen(function* () {
-          const run = yield* CurrentIdempotentRun
-          if (run !== null) yield* run.checkpoint(JSON.stringify(point))
-        })
+      const checkpoint = (point: RefundPoint) => checkpointRun(point)
 
       /** What an earlier run of this refund under the same Idempotency-Key came to: its invoice as it now is. */
       const resume = Effect.fnUntraced(function* (principal: Principal, text: string) {

@@ -67,38 +67,6 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     return { invoice, company, totals } satisfies InvoiceView
   })
 
-  /** Settles a locked pending card invoice with its charge's outcome (paid, or refused for a reason), and its event. */
-  const settleCardInvoice = Effect.fnUntraced(function* (
-    company: Company.Company,
-    invoice: Invoice.Invoice,
-    terms: CardChargeTerms,
-    refusedReason: RefusedReason | null,
-    at: Timestamp.Timestamp
-  ) {
-    const settled = yield* invoices.settleCardPayment(invoice, {
-      ...terms,
-      status: refusedReason === null ? "paid" : "refused",
-      refusedReason,
-      at,
-      movements:
-        refusedReason === null
-          ? Ledger.onPaid("credit_card", invoice.amount, terms.fee.estimatedFee as Cents.Cents)
-          : []
-    })
-    const totals = yield* companies.totals(company.id, settled.mode, at)
-    yield* invoices.recordEvent({
-      id: `evt_${randomUuid()}`,
-      postbackUrl: settled.postbackUrl,
-      companyId: company.id,
-      invoiceId: settled.id,
-      type: InvoiceStatus.eventType(settled.status),
-      livemode: settled.mode === "live",
-      data: InvoiceTransaction.render(settled, company, totals),
-      createdAt: at
-    })
-    return { invoice: settled, company, totals } satisfies InvoiceView
-  })
-
   /** Records an event of a locked invoice as it now is, with the company's totals as they now are. */
   const recordEvent = Effect.fnUntraced(function* (
     company: Company.Company,
@@ -120,6 +88,27 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
       reason
     })
     return { invoice, company, totals } satisfies InvoiceView
+  })
+
+  /** Settles a locked pending card invoice with its charge's outcome (paid, or refused for a reason), and its event. */
+  const settleCardInvoice = Effect.fnUntraced(function* (
+    company: Company.Company,
+    invoice: Invoice.Invoice,
+    terms: CardChargeTerms,
+    refusedReason: RefusedReason | null,
+    at: Timestamp.Timestamp
+  ) {
+    const settled = yield* invoices.settleCardPayment(invoice, {
+      ...terms,
+      status: refusedReason === null ? "paid" : "refused",
+      refusedReason,
+      at,
+      movements:
+        refusedReason === null
+          ? Ledger.onPaid("credit_card", invoice.amount, terms.fee.estimatedFee as Cents.Cents)
+          : []
+    })
+    return yield* recordEvent(company, settled, InvoiceStatus.eventType(settled.status), at)
   })
 
   /** Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after. */

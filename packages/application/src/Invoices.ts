@@ -30,7 +30,7 @@ import {
   UnknownCursor,
   UnusablePixKey
 } from "./Failures.js"
-import { CurrentIdempotentRun } from "./IdempotencyStore.js"
+import { CurrentIdempotentRun, checkpoint as checkpointRun } from "./IdempotencyStore.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import {
   type CardCharge,
@@ -323,11 +323,7 @@ export class Invoices extends Context.Service<
       })
 
       /** Records where a run under an Idempotency-Key got to, in the transaction that got it there. */
-      const checkpoint = (point: RecoveryPoint) =>
-        Effect.gen(function* () {
-          const run = yield* CurrentIdempotentRun
-          if (run !== null) yield* run.checkpoint(JSON.stringify(point))
-        })
+      const checkpoint = (point: RecoveryPoint) => checkpointRun(point)
 
       /**
        * What an earlier run of this create or payment, under the same Idempotency-Key, came to before it died or gave
