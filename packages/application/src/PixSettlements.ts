@@ -132,14 +132,14 @@ export class PixSettlements extends Context.Service<
 
       /** A notified pix, confirmed with the provider: the pix itself, then its charge, which it must have paid. */
       const confirm = Effect.fnUntraced(function* (endToEndId: string) {
-        const received = yield* provider.findReceived(endToEndId)
+        const received = yield* transactions.external(provider.findReceived(endToEndId))
         if (Option.isNone(received)) {
           yield* Effect.logWarning("notified pix unknown to the provider: ignored", { endToEndId })
           return "unmatched" as PixOutcome
         }
         const txid = received.value.txid
         if (txid !== null) {
-          const charge = yield* provider.findCharge(txid)
+          const charge = yield* transactions.external(provider.findCharge(txid))
           const paidIt = Option.exists(charge, (found) =>
             found.pix.some((pix) => pix.endToEndId === received.value.endToEndId)
           )
@@ -194,16 +194,18 @@ export class PixSettlements extends Context.Service<
 
       const settle = Effect.fnUntraced(function* (pending: PendingRefund) {
         if (pending.status !== "pending") return false
-        const known = yield* provider.findReturn(pending.endToEndId, pending.returnId)
+        const known = yield* transactions.external(provider.findReturn(pending.endToEndId, pending.returnId))
         // The provider never got it (the request was lost, or never sent): asked again under the same id.
         const state = Option.isSome(known)
           ? known.value
-          : yield* provider.requestReturn({
-              endToEndId: pending.endToEndId,
-              returnId: pending.returnId,
-              amount: pending.amount,
-              reason: null
-            })
+          : yield* transactions.external(
+              provider.requestReturn({
+                endToEndId: pending.endToEndId,
+                returnId: pending.returnId,
+                amount: pending.amount,
+                reason: null
+              })
+            )
         return yield* close(pending, state)
       })
 
@@ -234,7 +236,7 @@ export class PixSettlements extends Context.Service<
         const now = yield* Clock.now
         const listed = yield* invoices.pixListedUntil
         const from = Option.getOrElse(listed, () => Timestamp.plusSeconds(now, -firstListingSeconds))
-        const received = yield* provider.listReceived(from, now)
+        const received = yield* transactions.external(provider.listReceived(from, now))
         let paid = 0
         for (const pix of received) if ((yield* apply(pix)) === "paid") paid += 1
         // The next listing starts a little before this one ended: a pix the provider writes down late is not missed.
@@ -270,7 +272,7 @@ export class PixSettlements extends Context.Service<
         reconcile: reconcile(),
         settleReturn,
         sweepReturns: sweepReturns(),
-        registerWebhook: provider.registerWebhook,
+        registerWebhook: (url) => transactions.external(provider.registerWebhook(url)),
         run: ({ reconcileEvery, sweepEvery }) =>
           Effect.all(
             [
