@@ -23,7 +23,9 @@ let exchanges: Exchanges
 
 beforeAll(async () => {
   contract = await ApiPixContract.load()
-  psp = await startPsp({ refundDelayMs: 300 })
+  // Long enough that a return read back right after it was asked is still processing on a busy machine; the tests
+  // wait for its settling by polling, not by this delay.
+  psp = await startPsp({ refundDelayMs: 2_000 })
 })
 afterEach(async () => {
   // The switches are effects: run, not merely awaited.
