@@ -2,9 +2,10 @@
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
 // postback deliveries, expiry sweeps, card charges whose answer was lost, the reconciliation of pix with the pix
-// provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may run at once: each round locks what it takes and skips what another worker
-// holds (two workers settling the same lost charge both ask the acquirer, and the second finds it settled), and a
-// delivery whose worker died is taken up after its lease.
+// provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may
+// run at once: each round locks what it takes and skips what another worker holds (two workers settling the same lost
+// charge both ask the acquirer, and the second finds it settled), and a delivery whose worker died is taken up after
+// its lease.
 import { NodeRuntime } from "@effect/platform-node"
 import {
   AllowPrivatePostbacksInTest,
