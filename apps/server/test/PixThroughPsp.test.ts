@@ -141,6 +141,14 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(
       (await eventsOf(invoice.secureId)).filter((event) => event.type === "invoice.payment_rejected")
     ).toHaveLength(1)
+    // It paid nothing, so it went back to its payer whole: returned at the PSP, and known so once the PSP said it.
+    const returned = await eventually("the rejected pix's return", async () => {
+      const [row] = await app.query(
+        `SELECT return_state, amount FROM pix_rejections WHERE end_to_end_id = '${pix.endToEndId}'`
+      )
+      return row?.return_state === "returned" ? row : undefined
+    })
+    expect(Number(returned.amount)).toBe(100)
   })
 
   it("pays an invoice whose notification never came at the next reconciliation", async () => {

@@ -56,6 +56,25 @@ export interface Transition {
   readonly pixEndToEndId?: string | undefined
 }
 
+/** A received pix that paid nothing, and its return to the payer, whole. */
+export interface PixRejection {
+  readonly endToEndId: string
+  readonly invoiceId: Invoice.InvoiceId
+  readonly amount: Cents.Cents
+  readonly returnId: string
+  readonly returnState: "pending" | "returned" | "refused"
+  readonly createdAt: Timestamp.Timestamp
+}
+
+export interface NewPixRejection {
+  readonly endToEndId: string
+  readonly invoiceId: Invoice.InvoiceId
+  readonly amount: Cents.Cents
+  readonly reason: string
+  readonly returnId: string
+  readonly at: Timestamp.Timestamp
+}
+
 /** A refund asked of a provider that answers later (a pix return), as recorded when asked. */
 export interface PendingRefundRequest {
   readonly amount: Cents.Cents
@@ -311,13 +330,21 @@ export class InvoiceRepository extends Context.Service<
       createdBefore: Timestamp.Timestamp,
       limit: number
     ) => Effect.Effect<ReadonlyArray<PendingRefund>, StorageUnavailable>
-    /** Records that a received pix did not pay the invoice; false when it was recorded already. */
-    readonly recordPixRejection: (
-      endToEndId: string,
-      invoiceId: Invoice.InvoiceId,
-      reason: string,
+    /** Records that a received pix did not pay the invoice, to be returned; false when it was recorded already. */
+    readonly recordPixRejection: (rejection: NewPixRejection) => Effect.Effect<boolean, StorageUnavailable>
+    /** Closes the return of a rejected pix with how it ended; nothing when it was closed already. */
+    readonly closePixRejection: (
+      returnId: string,
+      state: "returned" | "refused",
       at: Timestamp.Timestamp
-    ) => Effect.Effect<boolean, StorageUnavailable>
+    ) => Effect.Effect<void, StorageUnavailable>
+    /** The rejected pix whose return is `returnId`, if any. */
+    readonly findPixRejection: (returnId: string) => Effect.Effect<Option.Option<PixRejection>, StorageUnavailable>
+    /** Up to `limit` rejected pix whose return is still pending since before `createdBefore`, oldest first. */
+    readonly stalePixRejections: (
+      createdBefore: Timestamp.Timestamp,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<PixRejection>, StorageUnavailable>
     /** Up to where the pix provider's received pix were listed by the last reconciliation; none before the first. */
     readonly pixListedUntil: Effect.Effect<Option.Option<Timestamp.Timestamp>, StorageUnavailable>
     readonly setPixListedUntil: (until: Timestamp.Timestamp) => Effect.Effect<void, StorageUnavailable>

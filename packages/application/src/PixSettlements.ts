@@ -1,18 +1,20 @@
 // Use case: what a pix provider says after a charge was made — pix received and returns settled — turned into
 // payments and refunds through the same moves, ledger and events as every other one. A notification is not signed,
-// so it is only a hint: each pix it names is asked of the provider (and its charge) before anything is paid. A
-// reconciliation lists what the provider received, for the notifications that never came. A return (a pix refund)
-// is asked for with its balance already held, and closed when the provider says how it ended. Every step is
-// idempotent: a pix pays its invoice once, a return closes once. No provider is asked inside a transaction.
+// so it is only a hint: each pix it names is asked of the provider (and its charge) before anything is paid; a pix
+// that pays nothing (another amount, an invoice no longer pending) is returned to its payer whole. A reconciliation
+// lists what the provider received, for the notifications that never came. A return (a pix refund) is asked for with
+// its balance already held, and closed when the provider says how it ended. Every step is idempotent: a pix pays its
+// invoice once, a return closes once. No provider is asked inside a transaction.
 import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
 import { Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
 import * as Clock from "./Clock.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
 import type { PixProviderUnavailable, StorageUnavailable } from "./Failures.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
-import { InvoiceRepository, type PendingRefund } from "./InvoiceRepository.js"
+import { InvoiceRepository, type PendingRefund, type PixRejection } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
 import { PixProvider, type PixReturnState, type ReceivedPix } from "./PixProvider.js"
+import { randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
 /** How long a return may stay unanswered before the sweep asks the provider about it. */
@@ -52,7 +54,10 @@ export class PixSettlements extends Context.Service<
     readonly settleReturn: (
       returnId: string
     ) => Effect.Effect<Option.Option<InvoiceView>, StorageUnavailable | PixProviderUnavailable>
-    /** Settles the returns left pending for `staleReturnSeconds`; how many it closed. */
+    /**
+     * Settles the returns left pending for `staleReturnSeconds` — of refunds, and of pix that paid nothing — asking
+     * the provider about them, or for them again; how many it closed.
+     */
     readonly sweepReturns: Effect.Effect<number, StorageUnavailable>
     /** Tells the provider where to notify; `<url>/pix` is Fatura's notification endpoint. */
     readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderUnavailable>
@@ -82,8 +87,59 @@ export class PixSettlements extends Context.Service<
         return { company, invoice: Option.getOrThrow(current) }
       })
 
-      /** Pays the invoice of a pix the provider vouches for, or says why it does not. */
+      /**
+       * Returns a pix that paid nothing to its payer, whole, and closes its return once the provider says how it
+       * ended; one it could not ask for, or that it is still processing, is left to the sweep.
+       */
+      const returnRejected = Effect.fnUntraced(function* (rejection: PixRejection) {
+        if (rejection.returnState !== "pending") return false
+        const known = yield* transactions.external(provider.findReturn(rejection.endToEndId, rejection.returnId))
+        const state = Option.isSome(known)
+          ? known.value
+          : yield* transactions.external(
+              provider.requestReturn({
+                endToEndId: rejection.endToEndId,
+                returnId: rejection.returnId,
+                amount: rejection.amount,
+                reason: "Pagamento não corresponde à cobrança"
+              })
+            )
+        if (state._tag === "Processing") return false
+        if (state._tag === "Refused") {
+          // The money stays in the platform's account: someone has to return it by hand.
+          yield* Effect.logError("a pix that paid nothing could not be returned to its payer", {
+            endToEndId: rejection.endToEndId,
+            returnId: rejection.returnId,
+            reason: state.reason
+          })
+        }
+        yield* invoices.closePixRejection(
+          rejection.returnId,
+          state._tag === "Returned" ? "returned" : "refused",
+          yield* Clock.now
+        )
+        return true
+      })
+
+      /** Pays the invoice of a pix the provider vouches for, or says why it does not and returns the pix. */
       const apply = Effect.fnUntraced(function* (received: ReceivedPix) {
+        const outcome = yield* settlePix(received)
+        if (typeof outcome !== "string") {
+          yield* returnRejected(outcome).pipe(
+            Effect.catchTag("PixProviderUnavailable", (error) =>
+              Effect.logWarning("rejected pix not returned yet: left to the sweep", {
+                returnId: outcome.returnId,
+                error
+              })
+            )
+          )
+          return "rejected" as PixOutcome
+        }
+        return outcome
+      })
+
+      /** Pays the invoice of a pix, in a transaction; a pix that pays nothing is recorded, with its return to make. */
+      const settlePix = Effect.fnUntraced(function* (received: ReceivedPix) {
         const log = { endToEndId: received.endToEndId, txid: received.txid, amount: received.amount }
         if (received.txid === null) {
           yield* Effect.logWarning("pix received without a charge: nothing to pay", log)
@@ -107,12 +163,23 @@ export class PixSettlements extends Context.Service<
                   ? `a pix of ${Cents.formatBRL(received.amount)} arrived for an invoice of ${Cents.formatBRL(invoice.amount)}`
                   : null
             if (refusal !== null) {
-              const reason = `${refusal} (end-to-end id ${received.endToEndId}): the invoice was not paid by it`
-              if (yield* invoices.recordPixRejection(received.endToEndId, invoice.id, reason, now)) {
-                yield* Effect.logWarning("pix rejected", { ...log, invoiceId: invoice.id, reason })
-                yield* records.recordEvent(company, invoice, "invoice.payment_rejected", now, reason)
+              const reason =
+                `${refusal} (end-to-end id ${received.endToEndId}): the invoice was not paid by it, and the pix is ` +
+                "returned to its payer"
+              const rejection: PixRejection = {
+                endToEndId: received.endToEndId,
+                invoiceId: invoice.id,
+                amount: received.amount,
+                returnId: `R${randomUuid().replaceAll("-", "")}`,
+                returnState: "pending",
+                createdAt: now
               }
-              return "rejected" as PixOutcome
+              if (!(yield* invoices.recordPixRejection({ ...rejection, reason, at: now }))) {
+                return "rejected" as PixOutcome
+              }
+              yield* Effect.logWarning("pix rejected", { ...log, invoiceId: invoice.id, reason })
+              yield* records.recordEvent(company, invoice, "invoice.payment_rejected", now, reason)
+              return rejection
             }
             yield* records.move(company, invoice, {
               status: "paid",
@@ -225,9 +292,13 @@ export class PixSettlements extends Context.Service<
         for (const pix of notification) {
           yield* confirm(pix.endToEndId)
           for (const returnId of pix.returnIds) {
-            const pending = yield* invoices.findPendingRefund(returnId)
             // A return of a pix other than the one named is no return of this notification.
+            const pending = yield* invoices.findPendingRefund(returnId)
             if (Option.isSome(pending) && pending.value.endToEndId === pix.endToEndId) yield* settle(pending.value)
+            const rejected = yield* invoices.findPixRejection(returnId)
+            if (Option.isSome(rejected) && rejected.value.endToEndId === pix.endToEndId) {
+              yield* returnRejected(rejected.value)
+            }
           }
         }
       })
@@ -248,12 +319,18 @@ export class PixSettlements extends Context.Service<
       const sweepReturns = Effect.fn("PixSettlements.sweepReturns")(function* () {
         const before = Timestamp.plusSeconds(yield* Clock.now, -staleReturnSeconds)
         const stale = yield* invoices.stalePendingRefunds(before, batchSize)
+        const rejected = yield* invoices.stalePixRejections(before, batchSize)
+        const leftPending = (returnId: string) => (error: PixProviderUnavailable) =>
+          Effect.as(Effect.logWarning("pix return left pending", { returnId, error }), false)
         let closed = 0
         for (const pending of stale) {
-          const done = yield* settle(pending).pipe(
-            Effect.catchTag("PixProviderUnavailable", (error) =>
-              Effect.as(Effect.logWarning("pix return left pending", { returnId: pending.returnId, error }), false)
-            )
+          if (yield* settle(pending).pipe(Effect.catchTag("PixProviderUnavailable", leftPending(pending.returnId)))) {
+            closed += 1
+          }
+        }
+        for (const rejection of rejected) {
+          const done = yield* returnRejected(rejection).pipe(
+            Effect.catchTag("PixProviderUnavailable", leftPending(rejection.returnId))
           )
           if (done) closed += 1
         }

@@ -96,6 +96,10 @@ describe("PixSettlements (in memory)", () => {
       })
       expect(events[0]?.reason).toContain("R$ 99,99")
       expect(events[0]?.reason).toContain(pix.endToEndId)
+      // It paid nothing, so it goes back to its payer whole, once.
+      expect([...psp.psp.returns.values()].map(({ request }) => [request.endToEndId, request.amount])).toEqual([
+        [pix.endToEndId, 9_999]
+      ])
     }).pipe(Effect.provide(psp.layer))
   })
 
@@ -164,6 +168,34 @@ describe("PixSettlements (in memory)", () => {
         "invoice.refund_pending",
         "invoice.refund_failed"
       ])
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect("returns a pix that paid nothing once the PSP can be asked, at the sweep", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const settlements = yield* PixSettlements
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+      yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+      // A second pix for the same charge: the invoice is paid already.
+      const second = yield* psp.pay(invoice.pix!.txid)
+      psp.psp.returnsAnswer = "Processing"
+      yield* settlements.notified([{ endToEndId: second.endToEndId, returnIds: [] }])
+      expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
+        "invoice.created",
+        "invoice.paid",
+        "invoice.payment_rejected"
+      ])
+      const [returnId] = [...psp.psp.returns.keys()]
+      expect(psp.psp.returns.get(returnId!)?.request).toMatchObject({ endToEndId: second.endToEndId, amount: 10_000 })
+      // Settled at the PSP, and known at the next sweep, once.
+      yield* psp.settleReturn(returnId!, { _tag: "Returned", at: invoice.createdAt })
+      yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
+      expect(yield* settlements.sweepReturns).toBe(1)
+      expect(yield* settlements.sweepReturns).toBe(0)
+      expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
     }).pipe(Effect.provide(psp.layer))
   })
 

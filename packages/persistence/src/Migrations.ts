@@ -504,14 +504,19 @@ const migrations = {
     // Why an event happened, when its type alone does not say (a payment rejected, a refund refused).
     yield* sql`ALTER TABLE events ADD COLUMN reason text`
     // A received pix that did not pay its invoice (another amount, an invoice no longer pending), once: a repeated
-    // notification of it records no second event.
+    // notification of it records no second event, and it is returned to its payer whole, under a return id of ours.
     yield* sql`
       CREATE TABLE pix_rejections (
         end_to_end_id text PRIMARY KEY,
         invoice_id bigint NOT NULL REFERENCES invoices (id),
+        amount bigint NOT NULL CHECK (amount > 0),
         reason text NOT NULL,
-        created_at timestamptz NOT NULL
+        return_id text NOT NULL UNIQUE,
+        return_state text NOT NULL DEFAULT 'pending' CHECK (return_state IN ('pending', 'returned', 'refused')),
+        created_at timestamptz NOT NULL,
+        settled_at timestamptz
       )`
+    yield* sql`CREATE INDEX pix_rejections_pending ON pix_rejections (created_at) WHERE return_state = 'pending'`
     // How far the provider's received pix have been listed by the reconciliation, so that the next one goes on from
     // there; one row per provider.
     yield* sql`

@@ -7,7 +7,8 @@ import {
   InvoiceRepository,
   type NewInvoice,
   type NewMovement,
-  type PendingRefund
+  type PendingRefund,
+  type PixRejection
 } from "@fatura/application"
 import type {
   Cents,
@@ -151,6 +152,15 @@ const toPendingRefund = (row: Record<string, unknown>): PendingRefund => ({
   createdAt: timestamp(row.created_at)
 })
 
+const toPixRejection = (row: Record<string, unknown>): PixRejection => ({
+  endToEndId: text(row.end_to_end_id),
+  invoiceId: int(row.invoice_id) as Invoice.InvoiceId,
+  amount: int(row.amount) as Cents.Cents,
+  returnId: text(row.return_id),
+  returnState: text(row.return_state) as PixRejection["returnState"],
+  createdAt: timestamp(row.created_at)
+})
+
 const toCardCharge = (row: Record<string, unknown>): CardCharge => ({
   reference: text(row.reference),
   invoiceId: row.invoice_id === null ? null : (int(row.invoice_id) as Invoice.InvoiceId),
@@ -212,6 +222,10 @@ export const layer = Layer.effect(
       SELECT f.id, f.invoice_id, i.company_id, i.mode, f.amount, f.return_id, i.pix_end_to_end_id, f.status,
         fatura_ts(f.created_at) AS created_at
       FROM refunds f JOIN invoices i ON i.id = f.invoice_id`
+
+    const selectPixRejection = sql`
+      SELECT end_to_end_id, invoice_id, amount, return_id, return_state, fatura_ts(created_at) AS created_at
+      FROM pix_rejections`
 
     const findById = (id: Invoice.InvoiceId) =>
       sql`${selectInvoice} WHERE i.id = ${id}`.pipe(
@@ -586,15 +600,34 @@ export const layer = Layer.effect(
           storage
         ),
 
-      recordPixRejection: (endToEndId, invoiceId, reason, at) =>
+      recordPixRejection: (rejection) =>
         sql`
-          INSERT INTO pix_rejections (end_to_end_id, invoice_id, reason, created_at)
-          VALUES (${endToEndId}, ${invoiceId}, ${reason}, ${at}::timestamptz)
+          INSERT INTO pix_rejections (end_to_end_id, invoice_id, amount, reason, return_id, created_at)
+          VALUES (${rejection.endToEndId}, ${rejection.invoiceId}, ${rejection.amount}, ${rejection.reason},
+                  ${rejection.returnId}, ${rejection.at}::timestamptz)
           ON CONFLICT (end_to_end_id) DO NOTHING
           RETURNING end_to_end_id`.pipe(
           Effect.map((rows) => rows.length > 0),
           storage
         ),
+
+      closePixRejection: (returnId, state, at) =>
+        sql`
+          UPDATE pix_rejections SET return_state = ${state}, settled_at = ${at}::timestamptz
+          WHERE return_id = ${returnId} AND return_state = 'pending'`.pipe(Effect.asVoid, storage),
+
+      findPixRejection: (returnId) =>
+        sql`${selectPixRejection} WHERE return_id = ${returnId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toPixRejection)),
+          storage
+        ),
+
+      stalePixRejections: (createdBefore, limit) =>
+        sql`
+          ${selectPixRejection}
+          WHERE return_state = 'pending' AND created_at < ${createdBefore}::timestamptz
+          ORDER BY created_at, end_to_end_id
+          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toPixRejection)), storage),
 
       pixListedUntil: sql`
         SELECT fatura_ts(listed_until) AS listed_until FROM pix_reconciliations WHERE provider = 'pix'`.pipe(

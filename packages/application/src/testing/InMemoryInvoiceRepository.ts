@@ -608,14 +608,47 @@ export const layer = Layer.effect(
             .slice(0, limit)
         ),
 
-      recordPixRejection: (endToEndId, invoiceId) =>
+      recordPixRejection: (rejection) =>
         database.statement(
           Effect.gen(function* () {
-            yield* database.lock(`pix_rejections ${endToEndId}`)
-            if (yield* database.read((tables) => tables.pixRejections.has(endToEndId))) return false
-            yield* database.write(put("pixRejections", endToEndId, invoiceId))
+            yield* database.lock(`pix_rejections ${rejection.endToEndId}`)
+            if (yield* database.read((tables) => tables.pixRejections.has(rejection.endToEndId))) return false
+            yield* database.write(
+              put("pixRejections", rejection.endToEndId, {
+                endToEndId: rejection.endToEndId,
+                invoiceId: rejection.invoiceId,
+                amount: rejection.amount,
+                returnId: rejection.returnId,
+                returnState: "pending",
+                createdAt: rejection.at
+              })
+            )
             return true
           })
+        ),
+
+      closePixRejection: (returnId, state) =>
+        database.statement(
+          Effect.gen(function* () {
+            const found = yield* database.read((tables) =>
+              [...tables.pixRejections.values()].find((rejection) => rejection.returnId === returnId)
+            )
+            if (found === undefined || found.returnState !== "pending") return
+            yield* database.write(put("pixRejections", found.endToEndId, { ...found, returnState: state }))
+          })
+        ),
+
+      findPixRejection: (returnId) =>
+        database.read((tables) =>
+          Option.fromNullishOr([...tables.pixRejections.values()].find((rejection) => rejection.returnId === returnId))
+        ),
+
+      stalePixRejections: (createdBefore, limit) =>
+        database.read((tables) =>
+          [...tables.pixRejections.values()]
+            .filter((rejection) => rejection.returnState === "pending" && rejection.createdAt < createdBefore)
+            .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+            .slice(0, limit)
         ),
 
       pixListedUntil: database.read((tables) => Option.fromNullishOr(tables.pixReconciliations.get("pix"))),

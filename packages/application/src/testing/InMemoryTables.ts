@@ -5,7 +5,7 @@ import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/doma
 import type { VaultedCard } from "../CardTokenRepository.js"
 import * as Clock from "../Clock.js"
 import type { ApiKeyRecord } from "../CompanyRepository.js"
-import type { CardCharge } from "../InvoiceRepository.js"
+import type { CardCharge, PixRejection } from "../InvoiceRepository.js"
 import type { Delivery } from "../PostbackRepository.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
@@ -113,8 +113,8 @@ export interface Tables {
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
   /** How far each provider's received pix were listed, by provider. */
   readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
-  /** Received pix that paid nothing, by end-to-end id: their invoice. */
-  readonly pixRejections: ReadonlyMap<string, Invoice.InvoiceId>
+  /** Received pix that paid nothing, by end-to-end id, with their return. */
+  readonly pixRejections: ReadonlyMap<string, PixRejection>
 }
 
 export const empty: Tables = {
