@@ -41,7 +41,7 @@ const run = (command, args, env = process.env) => {
 }
 
 const bin = join(root, "node_modules", ".bin")
-const built = run(join(bin, "turbo"), ["run", "build", "--output-logs=errors-only"])
+const built = run(join(bin, "tsc"), ["--build"])
 if (built !== 0) process.exit(built)
 
 // The registry goes to `pnpm info` and `pnpm publish` (and the `npm` they run) on their command line, where it

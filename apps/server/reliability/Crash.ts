@@ -128,7 +128,8 @@ export const crashScenario = () =>
       for (const n of unanswered) {
         let reply = await create(n)
         // A repeat is told the first attempt is in progress until that attempt's hold on its key runs out: a create
-        // calls a provider, so it holds its key by a lease (60 s) rather than by a transaction the kill ended.
+        // calls a provider, so it holds its key by a lease (`idempotencyLeaseSeconds`) rather than by a transaction
+        // the kill ended.
         const deadline = Date.now() + 90_000
         while (reply.status === 409 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 200))

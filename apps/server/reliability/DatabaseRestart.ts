@@ -153,7 +153,8 @@ export const databaseRestartScenario = () =>
           })
         let repeat = await send()
         // A create calls a provider, so it holds its key by a lease: one whose end could not be written while the
-        // database was down keeps the key until the lease (60 s) runs out, and the repeat is told it is in progress.
+        // database was down keeps the key until the lease (`idempotencyLeaseSeconds`) runs out, and the repeat is
+        // told it is in progress.
         const deadline = Date.now() + 90_000
         while (repeat.status === 409 && repeat.body?.code === "idempotency_in_progress" && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 500))

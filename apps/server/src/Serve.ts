@@ -2,7 +2,15 @@
 // rate limits in Redis when `REDIS_URL` is set — shared with every other process on that Redis.
 
 import { NodeHttpServer } from "@effect/platform-node"
-import { CardCharges, Companies, Expirations, PixSettlements, Postbacks, Retention } from "@fatura/application"
+import {
+  CardCharges,
+  Companies,
+  Expirations,
+  IdempotencyLeaseSeconds,
+  PixSettlements,
+  Postbacks,
+  Retention
+} from "@fatura/application"
 import { FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
@@ -115,6 +123,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   const pixWebhook = Option.isSome(config.pixApi) ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
+    Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(
       NodeHttpServer.layer(NodeServer.create, {

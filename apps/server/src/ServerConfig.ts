@@ -1,7 +1,7 @@
 // The environment of SPEC 12.1, read once at start.
-import { RetentionPeriod, RetentionPeriods } from "@fatura/application"
+import { chargeTimeout, leaseDuration, RetentionPeriod, RetentionPeriods } from "@fatura/application"
 import * as PixApi from "@fatura/pix-api"
-import { Config, type Duration, Effect, type LogLevel, Schema } from "effect"
+import { Config, Duration, Effect, type LogLevel, Option, Schema } from "effect"
 
 const logLevels = {
   trace: "Trace",
@@ -15,6 +15,23 @@ const logLevels = {
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>
   Config.schema(RetentionPeriod, name).pipe(Config.withDefault(fallback))
+
+/**
+ * The shortest lease FATURA_IDEMPOTENCY_LEASE_SECONDS may set: longer than a request that calls a provider can run —
+ * a card charge waits at most `chargeTimeout`; with the API Pix, a call is up to four exchanges with the PSP (a token
+ * and the call, both again when the PSP no longer takes the token), each within FATURA_PIX_TIMEOUT_MS — and 10 s
+ * more for the request's own statements. 30 s with the sandbox's pix, 50 s with the API Pix's default timeout.
+ */
+export const shortestIdempotencyLease = (pixApi: Option.Option<PixApi.PixApiSettings>): number => {
+  const providers = Math.max(
+    Duration.toSeconds(chargeTimeout),
+    Option.match(pixApi, {
+      onNone: () => 0,
+      onSome: (settings) => 4 * Duration.toSeconds(settings.timeout ?? PixApi.defaultTimeout)
+    })
+  )
+  return Math.ceil(providers) + 10
+}
 
 export const load = Effect.gen(function* () {
   const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
@@ -47,8 +64,22 @@ export const load = Effect.gen(function* () {
     idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
     events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
   }
+  const pixApi = yield* PixApi.chosen
+  const shortestLease = shortestIdempotencyLease(pixApi)
+  const idempotencyLeaseSeconds = yield* Config.schema(
+    Schema.Int.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (seconds: number) =>
+            seconds >= shortestLease ||
+            `must be at least ${shortestLease}: longer than a request that calls a provider can run`
+        )
+      )
+    ),
+    "FATURA_IDEMPOTENCY_LEASE_SECONDS"
+  ).pipe(Config.withDefault(Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))))
   return {
-    pixApi: yield* PixApi.chosen,
+    pixApi,
     pixReconcileEvery: yield* PixApi.reconcileEvery,
     port,
     host,
@@ -59,6 +90,7 @@ export const load = Effect.gen(function* () {
     rateLimitPerKey,
     redisUrl,
     retention,
+    idempotencyLeaseSeconds,
     logLevel: logLevels[logLevel]
   }
 })

@@ -1,6 +1,6 @@
 // Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by who sent them and the endpoint.
 import type { Company, Timestamp } from "@fatura/domain"
-import { Context, type Duration, Effect } from "effect"
+import { Context, Duration, Effect } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
 export interface IdempotencyScope {
@@ -41,9 +41,18 @@ export type Lease =
 /**
  * How long a request that calls a provider holds its key before a repeat may take it over: longer than such a
  * request can run (its provider calls are bounded well below it), so a live holder is never taken over; a holder that
- * is, is fenced off all the same (`checkpoint`, `finish`).
+ * is, is fenced off all the same (`checkpoint`, `finish`). The default of `IdempotencyLeaseSeconds`.
  */
 export const leaseDuration: Duration.Input = "60 seconds"
+
+/**
+ * The lease, in seconds, that a request that calls a provider holds its key by (`leaseDuration` unless a program
+ * sets it; the server's `FATURA_IDEMPOTENCY_LEASE_SECONDS`). Whoever sets it keeps it longer than such a request can
+ * run; it is only how long a repeat waits after its holder died.
+ */
+export const IdempotencyLeaseSeconds = Context.Reference<number>("@fatura/application/IdempotencyLeaseSeconds", {
+  defaultValue: () => Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))
+})
 
 /**
  * The request being run under a leased Idempotency-Key, for the use cases that call providers: where an earlier run

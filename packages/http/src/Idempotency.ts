@@ -9,17 +9,17 @@ import {
   type Claim,
   Clock,
   CurrentIdempotentRun,
+  IdempotencyLeaseSeconds,
   type IdempotencyScope,
   IdempotencyStore,
   type IdempotentRun,
   type Lease,
   LeaseLost,
-  leaseDuration,
   Secrets,
   Transactions
 } from "@fatura/application"
 import { Timestamp } from "@fatura/domain"
-import { Cause, Duration, Effect, Equal, Hash } from "effect"
+import { Cause, Effect, Equal, Hash } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as RequestBody from "./RequestBody.js"
@@ -121,11 +121,10 @@ const taken = (claim: Exclude<Claim | Lease, { readonly _tag: "Claimed" | "Lease
   }
 }
 
-const leaseSeconds = Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))
-
 export const make = Effect.gen(function* () {
   const store = yield* IdempotencyStore
   const transactions = yield* Transactions
+  const leaseSeconds = yield* IdempotencyLeaseSeconds
 
   /** The request run in one transaction with its claim and its stored response. */
   const inTransaction = <E, R>(

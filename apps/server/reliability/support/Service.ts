@@ -24,10 +24,17 @@ export const savePrinted = () => {
   })
 }
 
+/**
+ * The lease by which a create (it calls a provider) holds its Idempotency-Key: the shortest the server takes with the
+ * sandbox's providers, longer than a create can run, so that a repeat after a kill or an outage waits 30 s, not 60.
+ */
+export const idempotencyLeaseSeconds = 30
+
 const environment = (databaseUrl: string, extra: Record<string, string> = {}) => ({
   ...process.env,
   DATABASE_URL: databaseUrl,
   LOG_LEVEL: "info",
+  FATURA_IDEMPOTENCY_LEASE_SECONDS: String(idempotencyLeaseSeconds),
   ...extra
 })
 

@@ -1,0 +1,55 @@
+// SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
+// Idempotency-Key — 60 s unless set, and never shorter than such a request can run.
+import { ConfigProvider, Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import * as ServerConfig from "../src/ServerConfig.js"
+
+const load = (env: Record<string, string>) =>
+  ServerConfig.load.pipe(
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
+    Effect.map((config) => config.idempotencyLeaseSeconds),
+    Effect.mapError((error) => String(error)),
+    Effect.result,
+    Effect.runPromise
+  )
+
+const bcb = {
+  FATURA_PIX_PROVIDER: "bcb",
+  FATURA_PIX_API_URL: "https://psp.example/api",
+  FATURA_PIX_OAUTH_URL: "https://psp.example/oauth/token",
+  FATURA_PIX_CLIENT_ID: "client",
+  FATURA_PIX_CLIENT_SECRET: "secret",
+  FATURA_PIX_CERT: "/etc/fatura/cert.pem",
+  FATURA_PIX_CERT_KEY: "/etc/fatura/key.pem",
+  FATURA_PIX_CA: "/etc/fatura/ca.pem",
+  FATURA_PIX_KEY: "11444777000161"
+}
+
+describe("FATURA_IDEMPOTENCY_LEASE_SECONDS", () => {
+  it("is 60 unless set", async () => {
+    expect(await load({})).toMatchObject({ success: 60 })
+    expect(await load(bcb)).toMatchObject({ success: 60 })
+  })
+
+  it("takes a lease longer than a card charge may wait (20 s) and the request's statements (10 s)", async () => {
+    expect(await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "30" })).toMatchObject({ success: 30 })
+    const refused = await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "29" })
+    expect(refused._tag).toBe("Failure")
+    expect(String(refused._tag === "Failure" ? refused.failure : "")).toContain(
+      "must be at least 30: longer than a request that calls a provider can run"
+    )
+  })
+
+  it("with the API Pix, is longer than four exchanges with the PSP and the request's statements", async () => {
+    expect(await load({ ...bcb, FATURA_IDEMPOTENCY_LEASE_SECONDS: "50" })).toMatchObject({ success: 50 })
+    expect((await load({ ...bcb, FATURA_IDEMPOTENCY_LEASE_SECONDS: "49" }))._tag).toBe("Failure")
+    const slowPsp = { ...bcb, FATURA_PIX_TIMEOUT_MS: "15000" }
+    expect((await load({ ...slowPsp, FATURA_IDEMPOTENCY_LEASE_SECONDS: "69" }))._tag).toBe("Failure")
+    expect(await load({ ...slowPsp, FATURA_IDEMPOTENCY_LEASE_SECONDS: "70" })).toMatchObject({ success: 70 })
+  })
+
+  it("is a whole number of seconds", async () => {
+    expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "45.5" }))._tag).toBe("Failure")
+    expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "a minute" }))._tag).toBe("Failure")
+  })
+})
