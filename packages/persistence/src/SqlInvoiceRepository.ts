@@ -627,7 +627,10 @@ export const layer = Layer.effect(
           ${selectPixRejection}
           WHERE return_state = 'pending' AND created_at < ${createdBefore}::timestamptz
           ORDER BY created_at, end_to_end_id
-          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toPixRejection)), storage),
+          LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toPixRejection)),
+          storage
+        ),
 
       pixListedUntil: sql`
         SELECT fatura_ts(listed_until) AS listed_until FROM pix_reconciliations WHERE provider = 'pix'`.pipe(
