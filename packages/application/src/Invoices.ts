@@ -330,8 +330,7 @@ export class Invoices extends Context.Service<
        * up: its invoice, once its charge is settled (asking the acquirer, never charging again). Null when nothing
        * came of it (its charge did not happen): the request runs anew.
        */
-      const resume = Effect.fnUntraced(function* (text: string) {
-        const point = recoveryPointOf(text)
+      const resume = Effect.fnUntraced(function* (point: RecoveryPoint) {
         if ("pixInvoice" in point) return null
         if ("invoice" in point) {
           const found = yield* invoices.findById(point.invoice)
@@ -351,8 +350,8 @@ export class Invoices extends Context.Service<
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
         const run = yield* CurrentIdempotentRun
         const point = run?.recoveryPoint == null ? null : recoveryPointOf(run.recoveryPoint)
-        if (run?.recoveryPoint != null) {
-          const resumed = yield* resume(run.recoveryPoint)
+        if (point !== null) {
+          const resumed = yield* resume(point)
           if (resumed !== null) return resumed
         }
         const now = yield* Clock.now
@@ -610,7 +609,7 @@ export class Invoices extends Context.Service<
         const found = yield* findForPayer(secureId, checkoutToken)
         const run = yield* CurrentIdempotentRun
         if (run?.recoveryPoint != null) {
-          const resumed = yield* resume(run.recoveryPoint)
+          const resumed = yield* resume(recoveryPointOf(run.recoveryPoint))
           if (resumed !== null) return { invoice: resumed.invoice, company: resumed.company }
         }
         const started = yield* transactions.withTransaction(

@@ -13,7 +13,7 @@ import type { PixProviderUnavailable, StorageUnavailable } from "./Failures.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import { InvoiceRepository, type PendingRefund, type PixRejection } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
-import { PixProvider, type PixReturnState, type ReceivedPix } from "./PixProvider.js"
+import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "./PixProvider.js"
 import { randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
@@ -88,22 +88,26 @@ export class PixSettlements extends Context.Service<
       })
 
       /**
+       * Where a return stands at the provider; one it never got (the request was lost, or never sent) is asked for
+       * again under the same id, which the provider makes once.
+       */
+      const returnState = Effect.fnUntraced(function* (request: PixReturnRequest) {
+        const known = yield* transactions.external(provider.findReturn(request.endToEndId, request.returnId))
+        return Option.isSome(known) ? known.value : yield* transactions.external(provider.requestReturn(request))
+      })
+
+      /**
        * Returns a pix that paid nothing to its payer, whole, and closes its return once the provider says how it
        * ended; one it could not ask for, or that it is still processing, is left to the sweep.
        */
       const returnRejected = Effect.fnUntraced(function* (rejection: PixRejection) {
         if (rejection.returnState !== "pending") return false
-        const known = yield* transactions.external(provider.findReturn(rejection.endToEndId, rejection.returnId))
-        const state = Option.isSome(known)
-          ? known.value
-          : yield* transactions.external(
-              provider.requestReturn({
-                endToEndId: rejection.endToEndId,
-                returnId: rejection.returnId,
-                amount: rejection.amount,
-                reason: "Pagamento não corresponde à cobrança"
-              })
-            )
+        const state = yield* returnState({
+          endToEndId: rejection.endToEndId,
+          returnId: rejection.returnId,
+          amount: rejection.amount,
+          reason: "Pagamento não corresponde à cobrança"
+        })
         if (state._tag === "Processing") return false
         if (state._tag === "Refused") {
           // The money stays in the platform's account: someone has to return it by hand.
@@ -261,18 +265,12 @@ export class PixSettlements extends Context.Service<
 
       const settle = Effect.fnUntraced(function* (pending: PendingRefund) {
         if (pending.status !== "pending") return false
-        const known = yield* transactions.external(provider.findReturn(pending.endToEndId, pending.returnId))
-        // The provider never got it (the request was lost, or never sent): asked again under the same id.
-        const state = Option.isSome(known)
-          ? known.value
-          : yield* transactions.external(
-              provider.requestReturn({
-                endToEndId: pending.endToEndId,
-                returnId: pending.returnId,
-                amount: pending.amount,
-                reason: null
-              })
-            )
+        const state = yield* returnState({
+          endToEndId: pending.endToEndId,
+          returnId: pending.returnId,
+          amount: pending.amount,
+          reason: null
+        })
         return yield* close(pending, state)
       })
 
