@@ -9,6 +9,8 @@ export default defineProject({
     setupFiles: ["../../scripts/property-tests/setup.mjs"],
     // Each file starts a server over a fresh database (PGlite takes a few seconds to boot).
     testTimeout: 30_000,
-    hookTimeout: 60_000
+    // Longer than a server process may take to start (test/support/ServerProcess.ts), so that a slow start fails
+    // with what it printed rather than with the hook's timeout.
+    hookTimeout: 150_000
   }
 })

@@ -101,5 +101,5 @@ describe("fatura serve on an embedded database, as its own worker", () => {
       { id: "evt_40", status: "pending" }
     ])
     expect(attempts).toEqual([{ n: 2 }])
-  }, 90_000)
+  }, 150_000)
 })

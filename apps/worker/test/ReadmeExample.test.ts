@@ -5,7 +5,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { onAdmin, servers } from "./support/FreshDatabase.js"
+import { databaseUrl, onAdmin } from "./support/FreshDatabase.js"
+import { collect, waitForLine } from "./support/WorkerProcess.js"
 
 const root = new URL("../../..", import.meta.url).pathname
 const example = new URL("../examples/worker.sh", import.meta.url).pathname
@@ -20,49 +21,33 @@ const groupAlive = (pid: number) => {
   }
 }
 
-describe.each(servers)("the README's example", (admin) => {
+describe("the README's example", () => {
   const database = `fatura_readme_${Date.now().toString(36)}`
-  const url = new URL(admin)
-  url.pathname = `/${database}`
+  const url = databaseUrl(database)
 
-  beforeAll(() => onAdmin(admin, `CREATE DATABASE ${database}`))
-  afterAll(() => onAdmin(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+  beforeAll(() => onAdmin(`CREATE DATABASE ${database}`))
+  afterAll(() => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
 
   it("migrates the database, starts working, and is gone after SIGTERM", async () => {
     // A group of its own, so that the signal reaches the worker under the shell and pnpm, as Ctrl-C would.
     const shell = spawn("sh", [example], {
       cwd: root,
       detached: true,
-      env: { ...process.env, DATABASE_URL: url.toString() }
+      env: { ...process.env, DATABASE_URL: url }
     })
-    let output = ""
-    shell.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    shell.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    const started = Date.now()
-    while (!output.includes("worker started")) {
-      if (Date.now() - started > 60_000 || shell.exitCode !== null) {
-        throw new Error(`the worker did not start:\n${output}`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    const output = collect(shell)
+    await waitForLine(shell, output, "worker started")
     const pid = shell.pid ?? 0
     process.kill(-pid, "SIGTERM")
     const stopping = Date.now()
     while (groupAlive(pid)) {
-      if (Date.now() - stopping > 30_000) throw new Error(`the worker did not stop:\n${output}`)
+      if (Date.now() - stopping > 30_000) throw new Error(`the worker did not stop:\n${output()}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const tables = await Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       return yield* sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'invoices'`
-    }).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(url.toString()), maxConnections: 1 })),
-      Effect.runPromise
-    )
+    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.runPromise)
     expect(tables[0]?.n).toBe(1)
-  }, 120_000)
+  }, 150_000)
 })

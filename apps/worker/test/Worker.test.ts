@@ -5,9 +5,9 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { onAdmin, servers } from "./support/FreshDatabase.js"
+import { databaseUrl, onAdmin } from "./support/FreshDatabase.js"
+import { collect, main, waitForLine } from "./support/WorkerProcess.js"
 
-const main = new URL("../dist/main.js", import.meta.url).pathname
 const run = promisify(execFile)
 
 describe("fatura-worker", () => {
@@ -21,35 +21,24 @@ describe("fatura-worker", () => {
   })
 })
 
-describe.each(servers)("fatura-worker on Postgres", (admin) => {
+describe("fatura-worker on Postgres", () => {
   const database = `fatura_worker_${Date.now().toString(36)}`
-  const url = new URL(admin)
-  url.pathname = `/${database}`
+  const url = databaseUrl(database)
 
-  beforeAll(() => onAdmin(admin, `CREATE DATABASE ${database}`))
-  afterAll(() => onAdmin(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+  beforeAll(() => onAdmin(`CREATE DATABASE ${database}`))
+  afterAll(() => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
 
   it("starts, migrates the database, and stops cleanly on SIGTERM", async () => {
-    const worker = spawn(process.execPath, [main], { env: { ...process.env, DATABASE_URL: url.toString() } })
-    let output = ""
-    worker.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    const deadline = Date.now() + 20_000
-    while (!output.includes("worker started")) {
-      if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`the worker did not start:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    const worker = spawn(process.execPath, [main], { env: { ...process.env, DATABASE_URL: url } })
+    const output = collect(worker)
+    await waitForLine(worker, output, "worker started")
     const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)))
     worker.kill("SIGTERM")
     expect(await exited).toBe(0)
     const tables = await Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       return yield* sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'invoices'`
-    }).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(url.toString()), maxConnections: 1 })),
-      Effect.runPromise
-    )
+    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.runPromise)
     expect(tables[0]?.n).toBe(1)
-  })
+  }, 120_000)
 })

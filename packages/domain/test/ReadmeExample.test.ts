@@ -30,5 +30,5 @@ describe("the README's example", () => {
     expect(pix.merchantName).toBe("Padaria Sao Joao")
     expect(pix.merchantCity).toBe("Sao Paulo")
     expect(pix.txid).toBe("INVOICE0001")
-  })
+  }, 60_000)
 })

@@ -25,5 +25,5 @@ describe("the README's example", () => {
       "at the PSP: active, 12345 cents, 0 pix received",
       "a charge never asked for: true"
     ])
-  })
+  }, 60_000)
 })

@@ -23,5 +23,5 @@ describe("the README's example", () => {
       "replica A: allowed",
       "replica B: refused, retry in 2 s"
     ])
-  })
+  }, 60_000)
 })

@@ -22,5 +22,5 @@ describe("the README's example", () => {
       "order-lost arriving after it: refused: processing_error",
       "live mode: no acquirer is configured for live card payments"
     ])
-  })
+  }, 60_000)
 })

@@ -13,5 +13,5 @@ describe("the README's example", () => {
       "rolled back: the payment provider said no",
       "2 paid invoices, 62345 cents"
     ])
-  })
+  }, 60_000)
 })

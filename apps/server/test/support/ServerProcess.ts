@@ -14,6 +14,12 @@ export const freePort = () =>
     })
   })
 
+/**
+ * How long `fatura serve` may take to start: Node, effect, the database and its migrations on a machine busy with
+ * other tests. Shorter than the hooks' timeout (vitest.config.ts), so that a slow start fails saying what it printed.
+ */
+export const startTimeout = 90_000
+
 export interface ServerProcess {
   readonly child: ChildProcess
   /** All it printed so far, stdout and stderr together. */
@@ -29,11 +35,11 @@ export const startServer = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<st
   }
   child.stdout?.on("data", append)
   child.stderr?.on("data", append)
-  const deadline = Date.now() + 60_000
+  const started = Date.now()
   while (!output.includes("Listening on")) {
-    if (Date.now() > deadline || child.exitCode !== null) {
+    if (Date.now() - started > startTimeout || child.exitCode !== null) {
       child.kill("SIGKILL")
-      throw new Error(`the server did not start:\n${output}`)
+      throw new Error(`the server did not start within ${(Date.now() - started) / 1000} s:\n${output}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 25))
   }

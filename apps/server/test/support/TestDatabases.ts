@@ -1,5 +1,6 @@
 // The databases every integration test runs against: embedded PGlite always, and a fresh Postgres database
 // per run when TEST_DATABASE_URL points at a server (CI sets it). Each is dropped when the tests end.
+// TEST_DATABASE_ONLY=postgres (`pnpm test:postgres`) keeps the Postgres one alone.
 import { PgClient } from "@effect/sql-pg"
 import type { Database } from "@fatura/persistence"
 import { Effect, Redacted } from "effect"
@@ -39,4 +40,8 @@ export const postgres = (adminUrl: string): TestDatabase => ({
 const adminUrl = process.env.TEST_DATABASE_URL
 
 export const testDatabases: ReadonlyArray<TestDatabase> =
-  adminUrl === undefined || adminUrl === "" ? [embedded] : [embedded, postgres(adminUrl)]
+  adminUrl === undefined || adminUrl === ""
+    ? [embedded]
+    : process.env.TEST_DATABASE_ONLY === "postgres"
+      ? [postgres(adminUrl)]
+      : [embedded, postgres(adminUrl)]

@@ -66,7 +66,8 @@ export const startFaturaServer = async (env: NodeJS.ProcessEnv = {}): Promise<Fa
     await stopped(child)
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 120_000
+  // Shorter than the hooks' timeout (vitest.config.ts), so that a slow start fails saying what the server printed.
+  const deadline = Date.now() + 90_000
   while (!output.includes("Listening on")) {
     if (Date.now() > deadline || child.exitCode !== null) {
       await stop()

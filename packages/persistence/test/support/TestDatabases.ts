@@ -1,6 +1,6 @@
 // The databases every contract runs on: embedded PGlite always, and Postgres too when TEST_DATABASE_URL names a
-// server (CI sets it). A suite gets a database of its own when its layer is built, and it is dropped when the suite
-// ends.
+// server (CI sets it); TEST_DATABASE_ONLY=postgres (`pnpm test:postgres`) keeps Postgres alone. A suite gets a
+// database of its own when its layer is built, and it is dropped when the suite ends.
 import { PgClient } from "@effect/sql-pg"
 import { layer, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Redacted, type Scope } from "effect"
@@ -53,7 +53,11 @@ const postgres = (adminUrl: string): TestDatabase => ({
 const adminUrl = process.env.TEST_DATABASE_URL
 
 export const testDatabases: ReadonlyArray<TestDatabase> =
-  adminUrl === undefined || adminUrl === "" ? [embedded] : [embedded, postgres(adminUrl)]
+  adminUrl === undefined || adminUrl === ""
+    ? [embedded]
+    : process.env.TEST_DATABASE_ONLY === "postgres"
+      ? [postgres(adminUrl)]
+      : [embedded, postgres(adminUrl)]
 
 /** A client of a fresh database that no migration has touched. */
 export const emptyDatabase = (database: TestDatabase) =>
