@@ -1,8 +1,9 @@
-// The request body (SPEC 1, 3, 10), read and understood once, as soon as a route is matched. A POST's body is declared
-// as JSON in UTF-8 (else 415), at most 1 MiB (else 413), decoded strictly, parsed once, and checked for nesting, string
-// sizes and well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the
-// endpoint's payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
-// authentication; a route that takes no payload never looks at it.
+// The request body (SPEC 1, 3, 10). Its declaration is judged on the headers, before anything else of the route: a
+// POST's body is declared as JSON in UTF-8 (else 415), of at most 1 MiB (else 413). The body itself is read only for a
+// request the edge let through (authenticated and within its rate limit) on a route that takes one: decoded strictly,
+// parsed once, and checked for nesting, string sizes and well-formed text. What it holds is handed on as
+// `RequestBody`: the idempotency fingerprint and the endpoint's payload both come from it. A body that failed a check
+// is answered 400 by the route that reads it; a route that takes no payload never reads it.
 import { type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
 import { Context, Effect, Schema } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -106,15 +107,25 @@ const refusedDeclaration = (request: HttpServerRequest.HttpServerRequest) => {
   return undefined
 }
 
-/** Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. */
-export const read = <E, R>(
+/** Judges a POST's declared body (type, charset, announced size) on its headers alone: nothing of it is read. */
+export const checkDeclaration = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (request.method !== "POST") return next
     const refusal = refusedDeclaration(request)
-    if (refusal !== undefined) return Effect.succeed(refusal)
-    if (!hasBody(request)) return next
+    return refusal === undefined ? next : Effect.succeed(refusal)
+  })
+
+/**
+ * Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. Its
+ * declaration was judged by {@link checkDeclaration}; a chunked body is still cut off past 1 MiB.
+ */
+export const read = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.method !== "POST" || !hasBody(request)) return next
     return request.arrayBuffer.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize),
       Effect.matchEffect({
