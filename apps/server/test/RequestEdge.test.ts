@@ -278,6 +278,85 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
     expect(after).toMatch(/fatura_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+/)
   })
 
+  describe("every 400 lists what is wrong, one issue at least (issue 24, item 3)", () => {
+    const post = (key: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
+      checkedFetch(`${app.baseUrl}/api/v2/invoices`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+        body
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }))
+
+    it("a body that is not JSON: what is wrong and where, at the root, never quoting the body", async () => {
+      const { key } = await merchant()
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ['{"method": "pix",}', "expected a property name in double quotes at position 17 (line 1, column 18)"],
+        [
+          '{\n  "method": "pix"\n  "total_price_cents": 100\n}',
+          "expected ',' or '}' at position 22 (line 3, column 3)"
+        ],
+        ['{"card": {"number": 4111111111111111x}}', "expected ',' or '}' at position 36 (line 1, column 37)"],
+        ["{'method': 'pix'}", "expected a property name in double quotes or '}' at position 1 (line 1, column 2)"],
+        ['{"method": "pix"', "the JSON ends too soon at position 16 (line 1, column 17)"],
+        ["4111111111111111 1234", "text after the JSON value at position 17 (line 1, column 18)"]
+      ]
+      for (const [body, where] of cases) {
+        const reply = await post(key, body)
+        expect(reply.status, body).toBe(400)
+        expect(reply.body, body).toEqual({
+          code: "invalid_request",
+          message: `is not valid JSON: ${where}`,
+          issues: [{ path: "", message: `is not valid JSON: ${where}` }]
+        })
+        expect(JSON.stringify(reply.body), body).not.toContain("411111")
+      }
+    })
+
+    it("a body that is neither UTF-8 nor JSON: the offset of its first bad byte, at the root", async () => {
+      const { key } = await merchant()
+      const reply = await post(key, Buffer.from([0x7b, 0x20, 0x61, 0xe3, 0x6f, 0x20]))
+      expect(reply.status).toBe(400)
+      expect(reply.body.issues).toEqual([{ path: "", message: "is not valid UTF-8 at byte 3" }])
+    })
+
+    it("whatever else the edge refuses with a 400", async () => {
+      const { key } = await merchant()
+      const raw = (text: string) => exchange(port, Buffer.from(text, "latin1"))
+      const replies: ReadonlyArray<readonly [string, { status: number; body: any }]> = [
+        ["a NUL in a string", await post(key, JSON.stringify(pixRequest({ external_ref: "a\u0000b" })))],
+        ["a string too long", await post(key, JSON.stringify(pixRequest({ external_ref: "x".repeat(10_001) })))],
+        ["nesting too deep", await post(key, `${"[".repeat(40)}${"]".repeat(40)}`)],
+        ["a field missing", await post(key, JSON.stringify({ method: "pix" }))],
+        ["a malformed Idempotency-Key", await post(key, JSON.stringify(pixRequest()), { "idempotency-key": "" })],
+        ["a query that is not UTF-8", await app.request("GET", "/api/v2/invoices?id=%ff", { key })],
+        ["a query parameter missing", await app.request("GET", "/api/v2/invoices", { key })],
+        ["no Host", await raw("GET /health HTTP/1.1\r\nconnection: close\r\n\r\n")],
+        ["a request Node cannot parse", await raw("HELLO\r\n\r\n")],
+        [
+          "a malformed chunk",
+          await raw(
+            `POST /api/v2/invoices HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\n` +
+              "content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+          )
+        ]
+      ]
+      for (const [what, reply] of replies) {
+        expect(reply.status, what).toBe(400)
+        expect(reply.body.code, what).toBe("invalid_request")
+        expect(reply.body.issues?.length, what).toBeGreaterThanOrEqual(1)
+        for (const issue of reply.body.issues) {
+          expect(issue, what).toEqual({ path: expect.any(String), message: expect.any(String) })
+        }
+      }
+      const byName = new Map(replies)
+      expect(byName.get("a request Node cannot parse")!.body).toEqual({
+        code: "invalid_request",
+        message: "the request could not be parsed",
+        issues: [{ path: "", message: "could not be parsed at byte 2: invalid method encountered" }]
+      })
+      expect(byName.get("no Host")!.body.issues).toEqual([{ path: "Host", message: "is required" }])
+    })
+  })
+
   describe("Node's own answers are the contract's JSON with an X-Request-Id (item 12)", () => {
     const expectContractError = (reply: RawReply, status: number, code: string) => {
       expect(reply.status).toBe(status)

@@ -17,10 +17,16 @@ export type ErrorIssue = typeof ErrorIssue.Type
 
 const Message = Schema.String.annotate({ description: "A sentence for people; never parsed." })
 
+/** One entry per problem, and at least one: a problem of the request as a whole is at the root path, `""`. */
+const ErrorIssues = Schema.Array(ErrorIssue).pipe(
+  Schema.check(Schema.isMinLength(1)),
+  Schema.refine((issues): issues is readonly [ErrorIssue, ...Array<ErrorIssue>] => issues.length > 0)
+)
+
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   code: Schema.tag("invalid_request"),
   message: Schema.String,
-  issues: Schema.Array(ErrorIssue)
+  issues: ErrorIssues
 }) {}
 
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
@@ -165,7 +171,7 @@ export const InvalidRequestResponse = plain(
     "The request is malformed: its JSON, a field's type, format or range, an unknown value, a missing field, query " +
       "parameter or header. `issues` has one entry per problem.",
     Schema.Literal("invalid_request"),
-    { issues: Schema.Array(ErrorIssue) }
+    { issues: ErrorIssues }
   ),
   (error) => ({ code: error.code, message: error.message, issues: error.issues })
 )

@@ -9,6 +9,7 @@ import {
   IdempotencyConflictResponse,
   InternalError,
   InvalidRequest,
+  InvalidRequestResponse,
   InvalidState,
   InvalidStateResponse,
   NotFound,
@@ -73,5 +74,17 @@ describe("the contract's errors on the wire", () => {
       headers: { "retry-after": "2" }
     })
     expect(limited).toMatchObject({ _tag: "RateLimited", retryAfter: 2 })
+  })
+
+  it("have at least one issue on every 400 (SPEC 3: one entry per problem)", () => {
+    const decode = Schema.decodeUnknownSync(InvalidRequestResponse)
+    expect(() => decode({ code: "invalid_request", message: "the body is not JSON", issues: [] })).toThrow()
+    expect(
+      decode({
+        code: "invalid_request",
+        message: "is not valid JSON",
+        issues: [{ path: "", message: "is not valid JSON" }]
+      })
+    ).toBeInstanceOf(InvalidRequest)
   })
 })

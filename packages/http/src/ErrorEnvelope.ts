@@ -21,9 +21,7 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   if (defect._tag === "Success" && HttpApiError.HttpApiSchemaError.is(defect.success)) {
     const schemaError = defect.success
     if (schemaError.kind !== "Body" && schemaError.kind !== "ResponseHeaders") {
-      const where = schemaError.kind === "Payload" ? "body" : schemaError.kind.toLowerCase()
-      const issues = RequestIssues.issuesOf(schemaError.cause)
-      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(issues, `the request ${where} is invalid`)))
+      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(RequestIssues.issuesOf(schemaError.cause))))
     }
   }
   return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(

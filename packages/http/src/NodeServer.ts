@@ -14,6 +14,16 @@ const clientErrors: Record<string, readonly [status: number, reason: string, cod
 }
 const malformed = [400, "Bad Request", "invalid_request", "the request could not be parsed"] as const
 
+/**
+ * Where the parser gave up and why, in its own fixed words (`Invalid method encountered`), which never quote the
+ * request: the one issue of the request as a whole, at the root path.
+ */
+const parseIssue = (error: NodeJS.ErrnoException & { readonly reason?: string; readonly bytesParsed?: number }) => {
+  const where = error.bytesParsed === undefined ? "" : ` at byte ${error.bytesParsed}`
+  const why = error.reason === undefined ? "" : `: ${error.reason.charAt(0).toLowerCase()}${error.reason.slice(1)}`
+  return { path: "", message: `could not be parsed${where}${why}` }
+}
+
 /** A whole response written on the socket, then closed: Node has no request object for these to answer through. */
 const answerOnSocket = (socket: Duplex, status: number, reason: string, body: Readonly<Record<string, unknown>>) => {
   const json = JSON.stringify(body)
@@ -30,7 +40,12 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     return
   }
   const [status, reason, code, message] = clientErrors[error.code ?? ""] ?? malformed
-  answerOnSocket(socket, status, reason, status === 400 ? { code, message, issues: [] } : { code, message })
+  answerOnSocket(
+    socket,
+    status,
+    reason,
+    status === 400 ? { code, message, issues: [parseIssue(error)] } : { code, message }
+  )
 }
 
 /** A proxy tunnel (CONNECT) is not something this server offers: the answer an unknown route gets. */

@@ -46,7 +46,7 @@ const lacksHost = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers.host === undefined && (request.source as { readonly httpVersion?: string }).httpVersion === "1.1"
 
 const invalidRequest = (path: string, message: string) =>
-  ErrorResponses.of(RequestIssues.invalidRequest([{ path, message }], ""))
+  ErrorResponses.of(RequestIssues.invalidRequest([{ path, message }]))
 
 /** Before routing: the host is named and the path is spelled as a route writes it. */
 export const check = <E, R>(
