@@ -357,6 +357,72 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
     })
   })
 
+  describe("the Host header (RFC 9112 §3.2; issue 24, item 11)", () => {
+    const withHost = (...hosts: ReadonlyArray<string>) =>
+      exchange(
+        port,
+        Buffer.from(
+          `GET /health HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join("")}connection: close\r\n\r\n`,
+          "latin1"
+        )
+      )
+
+    it("refuses a request that names its host twice, the same or another", async () => {
+      for (const hosts of [
+        ["fatura.test", "fatura.test"],
+        ["fatura.test", "evil.example"],
+        ["fatura.test:3000", "127.0.0.1"]
+      ]) {
+        const reply = await withHost(...hosts)
+        expect(reply.status, hosts.join(" + ")).toBe(400)
+        expect(reply.body, hosts.join(" + ")).toEqual({
+          code: "invalid_request",
+          message: "Host: must be sent once",
+          issues: [{ path: "Host", message: "must be sent once" }]
+        })
+      }
+      // In any case of the name.
+      const cased = await exchange(
+        port,
+        Buffer.from("GET /health HTTP/1.1\r\nhost: a.test\r\nHOST: b.test\r\nconnection: close\r\n\r\n", "latin1")
+      )
+      expect(cased.status).toBe(400)
+    })
+
+    it("refuses a Host that names no host, and takes every form of one", async () => {
+      for (const host of [
+        "",
+        "a b",
+        "fatura.test/x",
+        "user@fatura.test",
+        "fatura.test:80:80",
+        "[::1",
+        "fatura.test:x"
+      ]) {
+        const reply = await withHost(host)
+        expect(reply.status, JSON.stringify(host)).toBe(400)
+        expect(reply.body.issues, JSON.stringify(host)).toEqual([
+          { path: "Host", message: "must be a host name or address, with an optional port" }
+        ])
+      }
+      for (const host of [
+        "fatura.test",
+        "FATURA.test:3000",
+        "127.0.0.1",
+        "127.0.0.1:8080",
+        "[::1]:3000",
+        "localhost:"
+      ]) {
+        expect((await withHost(host)).status, host).toBe(200)
+      }
+    })
+
+    it("takes an HTTP/1.0 request without one", async () => {
+      const reply = await exchange(port, Buffer.from("GET /health HTTP/1.0\r\n\r\n", "latin1"))
+      expect(reply.status).toBe(200)
+    })
+  })
+
   describe("Node's own answers are the contract's JSON with an X-Request-Id (item 12)", () => {
     const expectContractError = (reply: RawReply, status: number, code: string) => {
       expect(reply.status).toBe(status)

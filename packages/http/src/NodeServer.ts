@@ -1,7 +1,9 @@
 // The Node HTTP server under the routes, with the time limits of SPEC 10 (headers within 10 s, the whole request
 // within 30 s: 408), the contract's JSON body and an `X-Request-Id` on what Node answers by itself before any route
 // runs (a request it cannot parse, headers too large or too slow, a CONNECT), and a close that lets the requests in
-// flight finish (SPEC 11.2). A request without a Host header is left to the edge, which answers it like any other.
+// flight finish (SPEC 11.2). The `Host` header is left to the edge, which answers a request without one, with two or
+// with one that names no host like any other 400: Node's `headers` keeps only the first `Host`, so the edge reads the
+// raw header lines.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 
