@@ -423,6 +423,55 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
     })
   })
 
+  describe("a path asked with a method it is not served with (issue 24, item 17)", () => {
+    it("answers 405 with the path's methods in Allow, on the API, the pages and the documents", async () => {
+      const { key } = await merchant()
+      const secureId = crypto.randomUUID()
+      for (const [method, path, allow] of [
+        ["PUT", "/api/v2/invoices", "GET, HEAD, POST"],
+        ["DELETE", "/api/v2/invoices?id=1", "GET, HEAD, POST"],
+        ["GET", "/api/v2/invoices/refund", "POST"],
+        ["PATCH", `/api/v2/public/invoices/${secureId}/pay`, "POST"],
+        ["DELETE", `/api/v2/public/invoices/${secureId}`, "GET, HEAD"],
+        ["GET", "/api/v2/exchange-token", "POST"],
+        ["POST", "/health", "GET, HEAD"],
+        ["OPTIONS", "/health", "GET, HEAD"],
+        ["POST", `/checkout/${secureId}?token=x`, "GET, HEAD"],
+        ["POST", "/openapi.json", "GET, HEAD"],
+        ["PUT", "/docs", "GET, HEAD"],
+        ["GET", "/pix-api/webhook/pix", "POST"]
+      ] as const) {
+        const reply =
+          path === "/pix-api/webhook/pix"
+            ? await fetch(`${app.baseUrl}${path}`, { method }).then(async (response) => ({
+                status: response.status,
+                headers: response.headers,
+                body: await response.json()
+              }))
+            : await app.request(method, path, { key })
+        expect(reply.status, `${method} ${path}`).toBe(405)
+        expect(reply.headers.get("allow"), `${method} ${path}`).toBe(allow)
+        expect(reply.body, `${method} ${path}`).toEqual({
+          code: "method_not_allowed",
+          message: `this path is served with ${allow} only`
+        })
+      }
+    })
+
+    it("still answers 404 to a path no route has, and to another spelling of one that has", async () => {
+      for (const [method, path] of [
+        ["PUT", "/api/v2/nothing"],
+        ["PUT", "/api/v2/invoices/"],
+        ["PUT", "/API/v2/invoices"],
+        ["POST", "/api/v2/public/invoices"]
+      ] as const) {
+        const reply = await app.request(method, path)
+        expect(reply.status, `${method} ${path}`).toBe(404)
+        expect(reply.headers.get("allow"), `${method} ${path}`).toBeNull()
+      }
+    })
+  })
+
   describe("Node's own answers are the contract's JSON with an X-Request-Id (item 12)", () => {
     const expectContractError = (reply: RawReply, status: number, code: string) => {
       expect(reply.status).toBe(status)
