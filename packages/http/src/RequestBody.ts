@@ -7,6 +7,7 @@
 import { type ErrorIssue, type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
 import { Context, Effect, Schema } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as AccessLog from "./AccessLog.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as JsonSyntax from "./JsonSyntax.js"
 import * as RequestIssues from "./RequestIssues.js"
@@ -190,7 +191,11 @@ export const read = <E, R>(
               ? payloadTooLarge()
               : ErrorResponses.of(RequestIssues.invalidRequest([{ path: "", message: "could not be read to its end" }]))
           ),
-        onSuccess: (buffer) => Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+        onSuccess: (buffer) =>
+          Effect.flatMap(AccessLog.ParsedBody, (parsed) => {
+            parsed.bytes = buffer.byteLength
+            return Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+          })
       })
     )
   })
