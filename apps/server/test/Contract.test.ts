@@ -59,6 +59,24 @@ describe("the contract check of every answer", () => {
     expect(() => check(answer({ headers, body: "not found" }))).toThrow(/content-type text\/plain/)
   })
 
+  it("holds a path asked with a method it is not served with to the contract's error JSON and Allow", () => {
+    const notAllowed = (headers: ReadonlyArray<readonly [string, string]>, body: unknown) =>
+      answer({
+        method: "PUT",
+        target: "/api/v2/invoices",
+        status: 405,
+        headers: new Map([["content-type", "application/json"], ["x-request-id", "req-1"], ...headers]),
+        body: json(body)
+      })
+    const body = { code: "method_not_allowed", message: "this path is served with GET, HEAD, POST only" }
+    expect(() => check(notAllowed([["allow", "GET, HEAD, POST"]], body))).not.toThrow()
+    expect(() => check(notAllowed([], body))).toThrow(/allow is missing/)
+    expect(() => check(notAllowed([["allow", "get"]], body))).toThrow(/allow/)
+    expect(() => check(notAllowed([["allow", "GET"]], { ...body, issues: [] }))).toThrow(
+      /must NOT have additional properties/
+    )
+  })
+
   it("holds a path no operation has to what the edge answers an unknown route", () => {
     expect(() => check(answer({ target: "/api/v2/nothing-here" }))).not.toThrow()
     expect(() => check(answer({ target: "/api/v2/nothing-here", status: 200, body: json({}) }))).toThrow(

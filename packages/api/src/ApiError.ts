@@ -17,10 +17,16 @@ export type ErrorIssue = typeof ErrorIssue.Type
 
 const Message = Schema.String.annotate({ description: "A sentence for people; never parsed." })
 
+/** One entry per problem, and at least one: a problem of the request as a whole is at the root path, `""`. */
+const ErrorIssues = Schema.Array(ErrorIssue).pipe(
+  Schema.check(Schema.isMinLength(1)),
+  Schema.refine((issues): issues is readonly [ErrorIssue, ...Array<ErrorIssue>] => issues.length > 0)
+)
+
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   code: Schema.tag("invalid_request"),
   message: Schema.String,
-  issues: Schema.Array(ErrorIssue)
+  issues: ErrorIssues
 }) {}
 
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
@@ -36,6 +42,13 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   code: Schema.tag("not_found"),
   message: Schema.String
+}) {}
+
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  code: Schema.tag("method_not_allowed"),
+  message: Schema.String,
+  /** The methods the path is served with: the response's `Allow`. */
+  allow: Schema.Array(Schema.String)
 }) {}
 
 export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
@@ -110,6 +123,7 @@ export type ApiError =
   | Unauthorized
   | Forbidden
   | NotFound
+  | MethodNotAllowed
   | RequestTimeout
   | InvalidState
   | IdempotencyConflict
@@ -165,7 +179,7 @@ export const InvalidRequestResponse = plain(
     "The request is malformed: its JSON, a field's type, format or range, an unknown value, a missing field, query " +
       "parameter or header. `issues` has one entry per problem.",
     Schema.Literal("invalid_request"),
-    { issues: Schema.Array(ErrorIssue) }
+    { issues: ErrorIssues }
   ),
   (error) => ({ code: error.code, message: error.message, issues: error.issues })
 )
@@ -212,6 +226,32 @@ export const NotFoundResponse = plain(
     Schema.Literal("not_found")
   ),
   codeAndMessage
+)
+
+const methodNotAllowedBody = body(
+  "MethodNotAllowed",
+  "The path exists, but not with this method; `Allow` lists the methods it is served with.",
+  Schema.Literal("method_not_allowed")
+)
+
+export const MethodNotAllowedResponse = MethodNotAllowed.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    {
+      body: methodNotAllowedBody.pipe(HttpApiSchema.status(405)),
+      headers: {
+        allow: Schema.String.annotate({
+          description: "The methods the path is served with, comma-separated.",
+          examples: ["GET, HEAD"]
+        })
+      }
+    },
+    {
+      decode: ({ body, headers }) =>
+        new MethodNotAllowed({ ...body, allow: headers.allow.split(",").map((method) => method.trim()) }),
+      encode: (error) => ({ body: codeAndMessage(error), headers: { allow: error.allow.join(", ") } })
+    }
+  ),
+  describedAs(methodNotAllowedBody)
 )
 
 export const RequestTimeoutResponse = plain(
@@ -328,6 +368,7 @@ export const responses = {
   Unauthorized: UnauthorizedResponse,
   Forbidden: ForbiddenResponse,
   NotFound: NotFoundResponse,
+  MethodNotAllowed: MethodNotAllowedResponse,
   RequestTimeout: RequestTimeoutResponse,
   InvalidState: InvalidStateResponse,
   IdempotencyConflict: IdempotencyConflictResponse,
@@ -352,6 +393,7 @@ const statuses: Record<ApiError["_tag"], number> = {
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
+  MethodNotAllowed: 405,
   RequestTimeout: 408,
   InvalidState: 409,
   IdempotencyConflict: 409,
@@ -368,7 +410,7 @@ const statuses: Record<ApiError["_tag"], number> = {
 export const toWire = (error: ApiError): WireError => {
   const encoded = Schema.encodeSync(responses[error._tag] as unknown as Schema.Codec<ApiError, unknown>)(error)
   const status = statuses[error._tag]
-  return error._tag === "Unauthorized" || error._tag === "RateLimited"
+  return error._tag === "Unauthorized" || error._tag === "RateLimited" || error._tag === "MethodNotAllowed"
     ? { status, ...(encoded as Omit<WireError, "status">) }
     : { status, body: encoded as WireError["body"], headers: {} }
 }

@@ -9,8 +9,11 @@ import {
   IdempotencyConflictResponse,
   InternalError,
   InvalidRequest,
+  InvalidRequestResponse,
   InvalidState,
   InvalidStateResponse,
+  MethodNotAllowed,
+  MethodNotAllowedResponse,
   NotFound,
   NotFoundResponse,
   PayloadTooLarge,
@@ -28,6 +31,7 @@ const every: ReadonlyArray<readonly [ApiError, number]> = [
   [new InvalidRequest({ message: "id: is required", issues: [{ path: "id", message: "is required" }] }), 400],
   [new Unauthorized({ message: "a key is required" }), 401],
   [new NotFound({ message: "no invoice with that id" }), 404],
+  [new MethodNotAllowed({ message: "POST is not served here", allow: ["GET", "HEAD"] }), 405],
   [new RequestTimeout({ message: "too slow" }), 408],
   [new InvalidState({ message: "not paid" }), 409],
   [new IdempotencyConflict({ code: "idempotency_in_progress", message: "still running" }), 409],
@@ -52,8 +56,11 @@ describe("the contract's errors on the wire", () => {
     }
   })
 
-  it("carry WWW-Authenticate on a 401 and Retry-After on a 429", () => {
+  it("carry WWW-Authenticate on a 401, Allow on a 405 and Retry-After on a 429", () => {
     expect(toWire(new Unauthorized({ message: "no key" })).headers).toEqual({ "www-authenticate": "Bearer" })
+    expect(
+      toWire(new MethodNotAllowed({ message: "PUT is not served here", allow: ["GET", "HEAD", "POST"] })).headers
+    ).toEqual({ allow: "GET, HEAD, POST" })
     expect(toWire(new RateLimited({ message: "slow down", retryAfter: 7 })).headers).toEqual({ "retry-after": "7" })
     expect(toWire(new NotFound({ message: "no such route" })).headers).toEqual({})
   })
@@ -73,5 +80,23 @@ describe("the contract's errors on the wire", () => {
       headers: { "retry-after": "2" }
     })
     expect(limited).toMatchObject({ _tag: "RateLimited", retryAfter: 2 })
+
+    const notAllowed = Schema.decodeUnknownSync(MethodNotAllowedResponse)({
+      body: { code: "method_not_allowed", message: "DELETE is not served here" },
+      headers: { allow: "GET, HEAD" }
+    })
+    expect(notAllowed).toMatchObject({ _tag: "MethodNotAllowed", allow: ["GET", "HEAD"] })
+  })
+
+  it("have at least one issue on every 400 (SPEC 3: one entry per problem)", () => {
+    const decode = Schema.decodeUnknownSync(InvalidRequestResponse)
+    expect(() => decode({ code: "invalid_request", message: "the body is not JSON", issues: [] })).toThrow()
+    expect(
+      decode({
+        code: "invalid_request",
+        message: "is not valid JSON",
+        issues: [{ path: "", message: "is not valid JSON" }]
+      })
+    ).toBeInstanceOf(InvalidRequest)
   })
 })

@@ -1,5 +1,6 @@
 // One log line and one metrics sample for every request, whatever answered it (SPEC 11.1, 11.2), labelled by the route
-// the router matched — or `unmatched` — never by anything the client wrote.
+// the router matched — or `unmatched` — never by anything the client wrote. The line also says how many bytes of the
+// body the edge read and parsed: none for a request refused on its headers.
 import { Clock, Context, Effect } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as HttpMetrics from "./HttpMetrics.js"
@@ -10,6 +11,11 @@ import * as HttpMetrics from "./HttpMetrics.js"
  */
 export const MatchedRoute = Context.Reference<{ route: string | undefined }>("@fatura/http/MatchedRoute", {
   defaultValue: () => ({ route: undefined })
+})
+
+/** Where `RequestBody` leaves the size of the body it read and parsed, for the log line. Each request gets its own. */
+export const ParsedBody = Context.Reference<{ bytes: number }>("@fatura/http/ParsedBody", {
+  defaultValue: () => ({ bytes: 0 })
 })
 
 /** The path in the log, without its query (which may carry a checkout token), and cut short. */
@@ -25,7 +31,11 @@ export const record = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = yield* Clock.currentTimeMillis
     const matched: { route: string | undefined } = { route: undefined }
-    const response = yield* Effect.provideService(next, MatchedRoute, matched)
+    const parsed = { bytes: 0 }
+    const response = yield* next.pipe(
+      Effect.provideService(MatchedRoute, matched),
+      Effect.provideService(ParsedBody, parsed)
+    )
     const durationMs = (yield* Clock.currentTimeMillis) - started
     const route = matched.route ?? HttpMetrics.unmatched
     yield* Effect.logInfo("request").pipe(
@@ -34,6 +44,7 @@ export const record = <E, R>(
         route,
         path: loggedPath(request.url),
         status: response.status,
+        parsedBodyBytes: parsed.bytes,
         durationMs
       })
     )

@@ -1,12 +1,14 @@
 // The contract's JSON (SPEC 3) for what failed on its way to a response instead of answering: an unknown route
-// (404), a query or path that failed its schema (400 with `issues`), and bugs (500, logged with the request id,
-// nothing leaked). A 401 also says which scheme would be accepted (SPEC 2).
-import { InternalError } from "@fatura/api"
+// (404), a path served with other methods than the request's (405 with `Allow`), a query or path that failed its
+// schema (400 with `issues`), and bugs (500, logged with the request id, nothing leaked). A 401 also says which scheme
+// would be accepted (SPEC 2).
+import { InternalError, MethodNotAllowed } from "@fatura/api"
 import { Cause, Effect, Option } from "effect"
-import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as RequestIssues from "./RequestIssues.js"
+import type { RouteMethods } from "./RouteMethods.js"
 
 const isRouteNotFound = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.findErrorOption(cause)
@@ -15,15 +17,24 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) => {
   return error._tag === "HttpServerError" && error.reason?._tag === "RouteNotFound"
 }
 
-const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
-  if (isRouteNotFound(cause)) return Effect.succeed(ErrorResponses.noSuchRoute())
+/** What a request no route matched gets: 405 when its path is served with other methods, else 404. */
+const noRoute = (routeMethods: RouteMethods["Service"]) =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+    const allow = routeMethods.allowed(request.url)
+    return allow.length === 0
+      ? ErrorResponses.noSuchRoute()
+      : ErrorResponses.of(
+          new MethodNotAllowed({ message: `this path is served with ${allow.join(", ")} only`, allow: [...allow] })
+        )
+  })
+
+const responseForCause = (cause: Cause.Cause<unknown>, requestId: string, routeMethods: RouteMethods["Service"]) => {
+  if (isRouteNotFound(cause)) return noRoute(routeMethods)
   const defect = Cause.findDefect(cause)
   if (defect._tag === "Success" && HttpApiError.HttpApiSchemaError.is(defect.success)) {
     const schemaError = defect.success
     if (schemaError.kind !== "Body" && schemaError.kind !== "ResponseHeaders") {
-      const where = schemaError.kind === "Payload" ? "body" : schemaError.kind.toLowerCase()
-      const issues = RequestIssues.issuesOf(schemaError.cause)
-      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(issues, `the request ${where} is invalid`)))
+      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(RequestIssues.issuesOf(schemaError.cause))))
     }
   }
   return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
@@ -32,13 +43,13 @@ const responseForCause = (cause: Cause.Cause<unknown>, requestId: string) => {
 }
 
 export const wrap =
-  (requestId: string) =>
+  (requestId: string, routeMethods: RouteMethods["Service"]) =>
   <E, R>(
     next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
     next.pipe(
       Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId)
+        Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : responseForCause(cause, requestId, routeMethods)
       ),
       Effect.map((response) =>
         response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response

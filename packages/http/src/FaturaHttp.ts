@@ -1,5 +1,6 @@
 // The whole HTTP surface: the contract's routes, OpenAPI at /openapi.json, docs at /docs, the hosted checkout page,
-// and the edge in front of them all (`Edge` before routing, `RouteAccess` around each matched route).
+// and the edge in front of them all (`Edge` before routing, `RouteAccess` around each matched route). Every route is
+// added through `RouteMethods.recording`, so that the edge knows each path's methods for its 405s.
 import { FaturaApi } from "@fatura/api"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
@@ -14,6 +15,7 @@ import * as PublicHttp from "./PublicHttp.js"
 import * as PublicTokenAuthorizationLive from "./PublicTokenAuthorizationLive.js"
 import * as RequestTarget from "./RequestTarget.js"
 import * as RouteAccess from "./RouteAccess.js"
+import * as RouteMethods from "./RouteMethods.js"
 import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
@@ -35,9 +37,9 @@ export const routes = Layer.mergeAll(
     ApiDocs.layer,
     CheckoutHttp.layer,
     PixNotificationsHttp.layer
-  ).pipe(Layer.provide(RouteAccess.middleware.layer)),
+  ).pipe(Layer.provide(RouteAccess.middleware.layer), Layer.provide(RouteMethods.recording)),
   Edge.layer
-)
+).pipe(Layer.provide(RouteMethods.layer))
 
 /** Serves the routes as the edge expects the router to match them: exactly as written. */
 export const serve = (options: { readonly disableListenLog?: boolean } = {}) =>

@@ -228,10 +228,9 @@ export const make = Effect.gen(function* () {
       if (request.method !== "POST" || key === undefined) return yield* next
       if (!keyPattern.test(key)) {
         return ErrorResponses.of(
-          RequestIssues.invalidRequest(
-            [{ path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }],
-            ""
-          )
+          RequestIssues.invalidRequest([
+            { path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }
+          ])
         )
       }
       const body = yield* RequestBody.RequestBody

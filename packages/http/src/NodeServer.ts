@@ -1,7 +1,9 @@
 // The Node HTTP server under the routes, with the time limits of SPEC 10 (headers within 10 s, the whole request
 // within 30 s: 408), the contract's JSON body and an `X-Request-Id` on what Node answers by itself before any route
 // runs (a request it cannot parse, headers too large or too slow, a CONNECT), and a close that lets the requests in
-// flight finish (SPEC 11.2). A request without a Host header is left to the edge, which answers it like any other.
+// flight finish (SPEC 11.2). The `Host` header is left to the edge, which answers a request without one, with two or
+// with one that names no host like any other 400: Node's `headers` keeps only the first `Host`, so the edge reads the
+// raw header lines.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 
@@ -13,6 +15,16 @@ const clientErrors: Record<string, readonly [status: number, reason: string, cod
   HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "invalid_request", "the request headers are too large"]
 }
 const malformed = [400, "Bad Request", "invalid_request", "the request could not be parsed"] as const
+
+/**
+ * Where the parser gave up and why, in its own fixed words (`Invalid method encountered`), which never quote the
+ * request: the one issue of the request as a whole, at the root path.
+ */
+const parseIssue = (error: NodeJS.ErrnoException & { readonly reason?: string; readonly bytesParsed?: number }) => {
+  const where = error.bytesParsed === undefined ? "" : ` at byte ${error.bytesParsed}`
+  const why = error.reason === undefined ? "" : `: ${error.reason.charAt(0).toLowerCase()}${error.reason.slice(1)}`
+  return { path: "", message: `could not be parsed${where}${why}` }
+}
 
 /** A whole response written on the socket, then closed: Node has no request object for these to answer through. */
 const answerOnSocket = (socket: Duplex, status: number, reason: string, body: Readonly<Record<string, unknown>>) => {
@@ -30,7 +42,12 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     return
   }
   const [status, reason, code, message] = clientErrors[error.code ?? ""] ?? malformed
-  answerOnSocket(socket, status, reason, status === 400 ? { code, message, issues: [] } : { code, message })
+  answerOnSocket(
+    socket,
+    status,
+    reason,
+    status === 400 ? { code, message, issues: [parseIssue(error)] } : { code, message }
+  )
 }
 
 /** A proxy tunnel (CONNECT) is not something this server offers: the answer an unknown route gets. */

@@ -25,8 +25,9 @@ const Notification = Schema.Struct({
 })
 const decodeNotification = Schema.decodeUnknownEffect(Notification)
 
+const notANotification = 'is not an API Pix notification: { "pix": [ { "endToEndId": … } ] }'
 const malformed = ErrorResponses.of(
-  new InvalidRequest({ message: 'not an API Pix notification: { "pix": [ { "endToEndId": … } ] }', issues: [] })
+  new InvalidRequest({ message: notANotification, issues: [{ path: "", message: notANotification }] })
 )
 
 const notified = Effect.gen(function* () {

@@ -1,12 +1,15 @@
-// The request body (SPEC 1, 3, 10), read and understood once, as soon as a route is matched. A POST's body is declared
-// as JSON in UTF-8 (else 415), at most 1 MiB (else 413), decoded strictly, parsed once, and checked for nesting, string
-// sizes and well-formed text. What it holds is handed on as `RequestBody`: the idempotency fingerprint and the
-// endpoint's payload both come from it. A body that failed a check is answered 400 by the route that reads it, after
-// authentication; a route that takes no payload never looks at it.
-import { type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
+// The request body (SPEC 1, 3, 10). Its declaration is judged on the headers, before anything else of the route: a
+// POST's body is declared as JSON in UTF-8 (else 415), of at most 1 MiB (else 413). The body itself is read only for a
+// request the edge let through (authenticated and within its rate limit) on a route that takes one: decoded strictly,
+// parsed once, and checked for nesting, string sizes and well-formed text. What it holds is handed on as
+// `RequestBody`: the idempotency fingerprint and the endpoint's payload both come from it. A body that failed a check
+// is answered 400 by the route that reads it; a route that takes no payload never reads it.
+import { type ErrorIssue, type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
 import { Context, Effect, Schema } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as AccessLog from "./AccessLog.js"
 import * as ErrorResponses from "./ErrorResponses.js"
+import * as JsonSyntax from "./JsonSyntax.js"
 import * as RequestIssues from "./RequestIssues.js"
 import * as RequestLimits from "./RequestLimits.js"
 
@@ -23,21 +26,75 @@ export const RequestBody = Context.Reference<Body>("@fatura/http/RequestBody", {
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 const lenientUtf8 = new TextDecoder("utf-8")
 
-const refused = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>, fallback: string) =>
-  ({ _tag: "Refused", error: RequestIssues.invalidRequest(issues, fallback) }) as const
+const refused = (issue: ErrorIssue): Body => ({ _tag: "Refused", error: RequestIssues.invalidRequest([issue]) })
 
-/** Where the bytes that are not UTF-8 landed: the string the lenient decoder had to put U+FFFD into. */
+/**
+ * The offset of the first byte that begins no well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF), or of a sequence cut short by the end.
+ */
+const invalidUtf8Offset = (bytes: Uint8Array): number => {
+  let at = 0
+  while (at < bytes.length) {
+    const lead = bytes[at]!
+    if (lead < 0x80) {
+      at += 1
+      continue
+    }
+    // The length of the sequence `lead` begins, and the range its second byte must be in.
+    const [length, low, high] =
+      lead >= 0xc2 && lead <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : lead === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : lead === 0xed
+            ? [3, 0x80, 0x9f]
+            : lead >= 0xe1 && lead <= 0xef
+              ? [3, 0x80, 0xbf]
+              : lead === 0xf0
+                ? [4, 0x90, 0xbf]
+                : lead === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : lead >= 0xf1 && lead <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : [0, 0, 0]
+    const second = bytes[at + 1]
+    if (length === 0 || second === undefined || second < low || second > high) return at
+    for (let next = at + 2; next < at + length; next++) {
+      const continuation = bytes[next]
+      if (continuation === undefined || continuation < 0x80 || continuation > 0xbf) return at
+    }
+    at += length
+  }
+  return at
+}
+
+/**
+ * Where the bytes that are not UTF-8 landed: the string the lenient decoder had to put U+FFFD into; or, in a body
+ * that is no JSON either, the offset of the first of them.
+ */
 const invalidUtf8 = (bytes: Uint8Array): Body => {
   const message = "is not valid UTF-8"
   try {
     const issue = RequestLimits.checkJson(JSON.parse(lenientUtf8.decode(bytes)), (text) =>
       text.includes("\uFFFD") ? message : undefined
     )
-    if (issue !== undefined) return refused([issue], "")
+    if (issue !== undefined) return refused(issue)
   } catch {
     // Not JSON either: nothing to name but the body.
   }
-  return refused([], "the request body is not valid UTF-8")
+  return refused({ path: "", message: `${message} at byte ${invalidUtf8Offset(bytes)}` })
+}
+
+/** What is wrong with a body `JSON.parse` refused, and where, without quoting it (the engine's messages do). */
+const invalidJson = (text: string): Body => {
+  const syntax = JsonSyntax.problemOf(text)
+  return refused({
+    path: "",
+    message:
+      syntax === undefined
+        ? "is not valid JSON"
+        : `is not valid JSON: ${syntax.problem} at position ${syntax.position} (line ${syntax.line}, column ${syntax.column})`
+  })
 }
 
 const parse = (bytes: Uint8Array): Body => {
@@ -52,10 +109,10 @@ const parse = (bytes: Uint8Array): Body => {
   try {
     value = JSON.parse(text)
   } catch {
-    return refused([], "the request body is not valid JSON")
+    return invalidJson(text)
   }
   const issue = RequestLimits.checkJson(value)
-  return issue === undefined ? { _tag: "Json", value } : refused([issue], "")
+  return issue === undefined ? { _tag: "Json", value } : refused(issue)
 }
 
 interface MediaType {
@@ -106,15 +163,25 @@ const refusedDeclaration = (request: HttpServerRequest.HttpServerRequest) => {
   return undefined
 }
 
-/** Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. */
-export const read = <E, R>(
+/** Judges a POST's declared body (type, charset, announced size) on its headers alone: nothing of it is read. */
+export const checkDeclaration = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (request.method !== "POST") return next
     const refusal = refusedDeclaration(request)
-    if (refusal !== undefined) return Effect.succeed(refusal)
-    if (!hasBody(request)) return next
+    return refusal === undefined ? next : Effect.succeed(refusal)
+  })
+
+/**
+ * Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. Its
+ * declaration was judged by {@link checkDeclaration}; a chunked body is still cut off past 1 MiB.
+ */
+export const read = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.method !== "POST" || !hasBody(request)) return next
     return request.arrayBuffer.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize),
       Effect.matchEffect({
@@ -122,9 +189,13 @@ export const read = <E, R>(
           Effect.succeed(
             error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
               ? payloadTooLarge()
-              : ErrorResponses.of(RequestIssues.invalidRequest([], "the request body could not be read"))
+              : ErrorResponses.of(RequestIssues.invalidRequest([{ path: "", message: "could not be read to its end" }]))
           ),
-        onSuccess: (buffer) => Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+        onSuccess: (buffer) =>
+          Effect.flatMap(AccessLog.ParsedBody, (parsed) => {
+            parsed.bytes = buffer.byteLength
+            return Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+          })
       })
     )
   })
@@ -141,9 +212,7 @@ export const payload = <S extends Schema.Top>(
     body._tag === "Refused"
       ? Effect.fail(body.error)
       : decode(body._tag === "Json" ? body.value : undefined).pipe(
-          Effect.mapError((error) =>
-            RequestIssues.invalidRequest(RequestIssues.issuesOf(error), "the request body is invalid")
-          )
+          Effect.mapError((error) => RequestIssues.invalidRequest(RequestIssues.issuesOf(error)))
         )
   )
 }

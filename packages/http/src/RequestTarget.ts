@@ -1,8 +1,9 @@
 // The request target, judged once. Before routing: every route has one spelling, the one the contract writes — a
 // path spelled any other way (another case, a doubled or trailing slash, a dot segment, percent-encoding, a `;`
 // parameter) answers 404 like an unknown path, so nothing keyed by the route (idempotency, rate limits, metrics) can
-// be reached by a second spelling — and an HTTP/1.1 request must name its host (RFC 9112 §3.2). Once a route is
-// matched: its query must be well-formed percent-encoded UTF-8 holding well-formed text (400 naming the parameter).
+// be reached by a second spelling — and a request names its host once, as a host (RFC 9112 §3.2: on HTTP/1.1 it must
+// name one). Once a route is matched: its query must be well-formed percent-encoded UTF-8 holding well-formed text
+// (400 naming the parameter).
 import { Effect } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -42,18 +43,41 @@ const queryProblem = (query: string): { readonly name: string; readonly message:
   return undefined
 }
 
-const lacksHost = (request: HttpServerRequest.HttpServerRequest) =>
-  request.headers.host === undefined && (request.source as { readonly httpVersion?: string }).httpVersion === "1.1"
+/**
+ * A host as RFC 9110 §7.2 has it, `uri-host [ ":" port ]`: an IP literal in brackets, or an IPv4 address or registered
+ * name (RFC 3986), which an `http` URI may not leave empty.
+ */
+const validHost = /^(?:\[[0-9A-Za-z._~!$&'()*+,;=:-]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/
+
+/** The Node request under the server's: its raw header lines keep every `Host`, where `headers` keeps the first. */
+interface NodeRequest {
+  readonly httpVersion?: string
+  readonly rawHeaders?: ReadonlyArray<string>
+}
+
+/** What is wrong with the request's `Host` (RFC 9112 §3.2): missing on HTTP/1.1, given twice, or no host. */
+const hostProblem = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const source = request.source as NodeRequest
+  const hosts =
+    source.rawHeaders === undefined
+      ? [request.headers.host].filter((host) => host !== undefined)
+      : source.rawHeaders.filter((_, index, raw) => index % 2 === 1 && raw[index - 1]!.toLowerCase() === "host")
+  const [host, ...others] = hosts
+  if (host === undefined) return source.httpVersion === "1.1" ? "is required" : undefined
+  if (others.length > 0) return "must be sent once"
+  return validHost.test(host) ? undefined : "must be a host name or address, with an optional port"
+}
 
 const invalidRequest = (path: string, message: string) =>
-  ErrorResponses.of(RequestIssues.invalidRequest([{ path, message }], ""))
+  ErrorResponses.of(RequestIssues.invalidRequest([{ path, message }]))
 
-/** Before routing: the host is named and the path is spelled as a route writes it. */
+/** Before routing: the host is named once, as a host, and the path is spelled as a route writes it. */
 export const check = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    if (lacksHost(request)) return Effect.succeed(invalidRequest("Host", "is required"))
+    const problem = hostProblem(request)
+    if (problem !== undefined) return Effect.succeed(invalidRequest("Host", problem))
     const queryStart = request.url.indexOf("?")
     const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart)
     return canonicalPath.test(path) ? next : Effect.succeed(ErrorResponses.noSuchRoute())

@@ -1,10 +1,12 @@
 // The edge's second half, run once the router has matched a route, around everything the route does: it records the
-// route for the access log, checks the query and reads the body (`RequestTarget`, `RequestBody`), decides who the
-// request acts as from what the route declares — a secret key, a public token, an invoice's checkout token, or
-// nobody — holds it to its rate limit, and runs a POST with an `Idempotency-Key` once for that principal on that
-// route.
+// route for the access log, checks the query and the body's declaration (`RequestTarget`, `RequestBody`), and then,
+// on the headers alone, decides who the request acts as from what the route declares — a secret key, a public token,
+// an invoice's checkout token, or nobody — and holds it to its rate limit. Only a request let through has its body
+// read (`RequestBody.read`), once; then a POST with an `Idempotency-Key` runs once for that principal on that route.
+// A request refused on its headers is answered without a byte of its body read: the Node server then discards what
+// is left of it, up to a bound, or closes the connection.
 import { FaturaApi, NotFound, PublicTokenAuthorization, RateLimited, SecretKeyAuthorization } from "@fatura/api"
-import { Authentication, Secrets } from "@fatura/application"
+import { Authentication, Invoices, Secrets } from "@fatura/application"
 import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
@@ -105,9 +107,26 @@ const clientAddress = (request: HttpServerRequest.HttpServerRequest) => {
 const tooMany = (message: string, retryAfterSeconds: number) =>
   ErrorResponses.of(new RateLimited({ message, retryAfter: retryAfterSeconds }))
 
+/**
+ * What a request may do, decided on its headers: act as `principal`, its `Idempotency-Key` held for `owner` (on routes
+ * with no owner it holds none) — or the answer that refuses it.
+ */
+type Admission =
+  | { readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse }
+  | {
+      readonly _tag: "Admitted"
+      readonly principal: RequestPrincipal.Principal
+      readonly owner: Effect.Effect<Idempotency.Owner> | undefined
+    }
+
+const refused = (response: HttpServerResponse.HttpServerResponse): Admission => ({ _tag: "Refused", response })
+
+const anonymous: Admission = { _tag: "Admitted", principal: { _tag: "Anonymous" }, owner: undefined }
+
 export const middleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const authentication = yield* Authentication
+    const invoices = yield* Invoices
     const idempotent = yield* Idempotency.make
     const perKey = yield* RequestLimits.KeyRateLimit
     const keyLimit: RateLimiter.Limit = { burst: perKey * 2, perSecond: perKey }
@@ -130,78 +149,112 @@ export const middleware = HttpRouter.middleware(
     const byAddress = (address: string) =>
       limited(`address:${address}`, RateLimiter.publicLimit, "too many requests from this address; try again later")
 
-    /** `next` as the principal the route's policy calls for, within its rate limit and idempotency. */
-    const authorized = <E>(policy: RoutePolicy, next: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const address = clientAddress(request)
-        const as = (principal: RequestPrincipal.Principal, owner: Effect.Effect<Idempotency.Owner>) =>
-          idempotent(
-            owner,
-            policy.takesPayload,
-            policy.callsProviders,
-            Effect.provideService(next, RequestPrincipal.Current, principal)
-          )
+    /** How each kind of access admits a request, on its headers alone. */
+    const admit: {
+      readonly [A in Access]: (
+        request: HttpServerRequest.HttpServerRequest,
+        policy: RoutePolicy
+      ) => Effect.Effect<Admission, never, HttpServerRequest.ParsedSearchParams | HttpRouter.RouteContext>
+    } = {
+      open: () => Effect.succeed(anonymous),
 
-        switch (policy.access) {
-          case "open":
-            return yield* next
-          case "provider":
-            // Each notification makes Fatura ask the provider about what it names: bounded per sender.
-            return (yield* byAddress(address)) ?? (yield* next)
-          case "secretKey": {
-            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
-            const authenticated = yield* Effect.result(authentication.authenticate(token))
-            if (Result.isFailure(authenticated)) {
-              const refusal = ErrorResponses.of(toResponse(authenticated.failure))
-              // A request no key vouches for is limited by where it comes from; one the database could not judge
-              // (503) was not refused, and spends nothing.
-              return authenticated.failure._tag === "Unauthenticated"
-                ? ((yield* byAddress(address)) ?? refusal)
+      // Each notification makes Fatura ask the provider about what it names: bounded per sender.
+      provider: (request) =>
+        Effect.map(byAddress(clientAddress(request)), (overLimit) =>
+          overLimit === undefined ? anonymous : refused(overLimit)
+        ),
+
+      secretKey: (request) =>
+        Effect.gen(function* () {
+          const token = Credentials.bearerToken(request.headers.authorization) ?? ""
+          const authenticated = yield* Effect.result(authentication.authenticate(token))
+          if (Result.isFailure(authenticated)) {
+            const refusal = ErrorResponses.of(toResponse(authenticated.failure))
+            // A request no key vouches for is limited by where it comes from; one the database could not judge
+            // (503) was not refused, and spends nothing.
+            return refused(
+              authenticated.failure._tag === "Unauthenticated"
+                ? ((yield* byAddress(clientAddress(request))) ?? refusal)
                 : refusal
-            }
-            const caller = authenticated.success
-            const overLimit = yield* limited(
-              `key:${caller.keyId}`,
-              keyLimit,
-              `more than ${perKey} requests a second with this key; try again later`
-            )
-            if (overLimit !== undefined) return overLimit
-            return yield* as(
-              { _tag: "SecretKey", caller },
-              Effect.succeed({ principal: `company ${caller.companyId} ${caller.mode}`, companyId: caller.companyId })
             )
           }
-          case "publicToken": {
-            const overLimit = yield* byAddress(address)
-            if (overLimit !== undefined) return overLimit
-            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
-            const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
-            if (Result.isFailure(authenticated)) return ErrorResponses.of(toResponse(authenticated.failure))
-            const caller = authenticated.success
-            return yield* as(
-              { _tag: "PublicToken", caller },
-              Effect.succeed({ principal: `company ${caller.company.id} ${caller.mode}`, companyId: caller.company.id })
-            )
+          const caller = authenticated.success
+          const overLimit = yield* limited(
+            `key:${caller.keyId}`,
+            keyLimit,
+            `more than ${perKey} requests a second with this key; try again later`
+          )
+          if (overLimit !== undefined) return refused(overLimit)
+          return {
+            _tag: "Admitted",
+            principal: { _tag: "SecretKey", caller },
+            owner: Effect.succeed({
+              principal: `company ${caller.companyId} ${caller.mode}`,
+              companyId: caller.companyId
+            })
           }
-          case "checkoutToken": {
-            const overLimit = yield* byAddress(address)
-            if (overLimit !== undefined) return overLimit
-            const token = (yield* HttpServerRequest.ParsedSearchParams).token
-            // Without one token there is no invoice to act on: 404 whatever the key, as for a wrong token (the
-            // contract's routes require it, so their own schema would call it a 400).
-            if (typeof token !== "string") {
-              return policy.page ? yield* next : ErrorResponses.of(new NotFound({ message: "no invoice with that id" }))
-            }
-            // The use case checks the token against the invoice it names; the key is scoped by the token alone.
-            return yield* idempotent(
-              Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null })),
-              policy.takesPayload,
-              policy.callsProviders,
-              next
-            )
+        }),
+
+      publicToken: (request) =>
+        Effect.gen(function* () {
+          const overLimit = yield* byAddress(clientAddress(request))
+          if (overLimit !== undefined) return refused(overLimit)
+          const token = Credentials.bearerToken(request.headers.authorization) ?? ""
+          const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
+          if (Result.isFailure(authenticated)) return refused(ErrorResponses.of(toResponse(authenticated.failure)))
+          const caller = authenticated.success
+          return {
+            _tag: "Admitted",
+            principal: { _tag: "PublicToken", caller },
+            owner: Effect.succeed({
+              principal: `company ${caller.company.id} ${caller.mode}`,
+              companyId: caller.company.id
+            })
           }
-        }
+        }),
+
+      checkoutToken: (request, policy) =>
+        Effect.gen(function* () {
+          const overLimit = yield* byAddress(clientAddress(request))
+          if (overLimit !== undefined) return refused(overLimit)
+          const token = (yield* HttpServerRequest.ParsedSearchParams).token
+          // Without one token there is no invoice to act on: 404 whatever the key, as for a wrong token (the
+          // contract's routes require it, so their own schema would call it a 400). The page says so itself.
+          if (typeof token !== "string") {
+            return policy.page
+              ? anonymous
+              : refused(ErrorResponses.of(new NotFound({ message: "no invoice with that id" })))
+          }
+          // A body is read for the invoice the token opens only: the token is checked against it first. A route
+          // without a body leaves the check to its use case, which makes it anyway.
+          if (policy.takesPayload) {
+            const { params } = yield* HttpRouter.RouteContext
+            const found = yield* Effect.result(invoices.findForPayer(params.secureId ?? "", token))
+            if (Result.isFailure(found)) return refused(ErrorResponses.of(toResponse(found.failure)))
+          }
+          // The key is scoped by the token alone.
+          return {
+            _tag: "Admitted",
+            principal: { _tag: "Anonymous" },
+            owner: Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null }))
+          }
+        })
+    }
+
+    /** `next` for the principal its admission names, with its body read and its `Idempotency-Key` held. */
+    const admitted = <E, R>(policy: RoutePolicy, next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+      Effect.gen(function* () {
+        const admission = yield* admit[policy.access](yield* HttpServerRequest.HttpServerRequest, policy)
+        if (admission._tag === "Refused") return admission.response
+        const once =
+          admission.owner === undefined
+            ? next
+            : idempotent(admission.owner, policy.takesPayload, policy.callsProviders, next)
+        return yield* Effect.provideService(
+          policy.takesPayload ? RequestBody.read(once) : once,
+          RequestPrincipal.Current,
+          admission.principal
+        )
       })
 
     return (next) =>
@@ -209,7 +262,7 @@ export const middleware = HttpRouter.middleware(
         const { route } = yield* HttpRouter.RouteContext
         ;(yield* AccessLog.MatchedRoute).route = route.path
         const policy = policyOf.get(`${route.method} ${route.path}`) ?? open
-        return yield* RequestTarget.checkQuery(RequestBody.read(authorized(policy, next)))
+        return yield* RequestTarget.checkQuery(RequestBody.checkDeclaration(admitted(policy, next)))
       })
   })
 )

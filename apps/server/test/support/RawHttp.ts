@@ -137,3 +137,116 @@ export const freshLoopback = () => {
   nextAddress = (nextAddress + 1) % 250
   return `127.0.1.${nextAddress + 2}`
 }
+
+/** One keep-alive connection on a bare socket, written to in pieces, whose answers are read one at a time. */
+export interface RawConnection {
+  /** Writes `bytes` as they are: a request, or a piece of one. */
+  readonly write: (bytes: Uint8Array | string) => void
+  /**
+   * The next whole answer on the connection (after any interim `1xx`, which `interim` collects), held to the OpenAPI
+   * document as the answer to `request` unless the route is none of the document's (a PSP's callback); fails when none
+   * comes within `timeoutMs`, saying what had arrived.
+   */
+  readonly next: (
+    request: { readonly method: string; readonly target: string },
+    options?: { readonly timeoutMs?: number; readonly outsideContract?: boolean }
+  ) => Promise<RawReply>
+  /** The interim answers (`100 Continue`) read so far, by their status lines. */
+  readonly interim: ReadonlyArray<string>
+  /** Resolves when the server has closed the connection. */
+  readonly closed: Promise<void>
+  readonly destroy: () => void
+}
+
+export const connection = (port: number, localAddress = "127.0.0.1"): Promise<RawConnection> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port, localAddress })
+    let received = Buffer.alloc(0)
+    const interim: Array<string> = []
+    let wake: () => void = () => {}
+    const closed = new Promise<void>((done) => socket.on("close", () => done()))
+    let ended = false
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      wake()
+    })
+    socket.on("close", () => {
+      ended = true
+      wake()
+    })
+    // A reset once the server has answered and closed is the server discarding what it would not read.
+    socket.on("error", () => {})
+
+    /** The first whole answer in what arrived, taken off it; `undefined` while it is not all there. */
+    const take = (): (Omit<RawReply, "body"> & { readonly payload: Buffer }) | undefined => {
+      for (;;) {
+        const headEnd = received.indexOf("\r\n\r\n")
+        if (headEnd < 0) return undefined
+        const [statusLine = "", ...lines] = received.subarray(0, headEnd).toString("latin1").split("\r\n")
+        const status = Number(statusLine.split(" ")[1])
+        const headers = new Map<string, string>()
+        for (const line of lines) {
+          const colon = line.indexOf(":")
+          headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+        }
+        if (status >= 100 && status < 200) {
+          interim.push(statusLine)
+          received = received.subarray(headEnd + 4)
+          continue
+        }
+        const length = Number(headers.get("content-length") ?? 0)
+        if (received.length < headEnd + 4 + length) return undefined
+        const payload = received.subarray(headEnd + 4, headEnd + 4 + length)
+        received = received.subarray(headEnd + 4 + length)
+        return { status, headers, text: payload.toString("utf8"), payload }
+      }
+    }
+
+    const next: RawConnection["next"] = (request, { timeoutMs = 15_000, outsideContract = false } = {}) =>
+      new Promise<RawReply>((answered, failed) => {
+        const timer = setTimeout(() => {
+          wake = () => {}
+          failed(
+            new Error(
+              `no answer to ${request.method} ${request.target} within ${timeoutMs} ms; received ` +
+                JSON.stringify(received.subarray(0, 300).toString("latin1"))
+            )
+          )
+        }, timeoutMs)
+        wake = () => {
+          const reply = take()
+          if (reply === undefined && !ended) return
+          clearTimeout(timer)
+          wake = () => {}
+          if (reply === undefined) {
+            return failed(new Error(`the connection closed before an answer to ${request.method} ${request.target}`))
+          }
+          let body: unknown
+          try {
+            body = JSON.parse(reply.text)
+          } catch {
+            body = undefined
+          }
+          try {
+            if (!outsideContract) {
+              Contract.check({ ...request, status: reply.status, headers: reply.headers, body: reply.payload })
+            }
+          } catch (error) {
+            return failed(error)
+          }
+          answered({ status: reply.status, headers: reply.headers, text: reply.text, body })
+        }
+        wake()
+      })
+
+    socket.on("connect", () =>
+      resolve({
+        write: (bytes) => socket.write(bytes),
+        next,
+        interim,
+        closed,
+        destroy: () => socket.destroy()
+      })
+    )
+    socket.once("error", reject)
+  })

@@ -88,11 +88,14 @@ export const make = (document: Json): ContractCheck => {
   )
 
   /**
-   * What the edge answers to a request no operation of the document matches: no such route (404), or, before any
-   * route is looked for, a request that is malformed (400), too slow (408) or whose headers are too large (431).
+   * What the edge answers to a request no operation of the document matches: no such route (404), a path served with
+   * other methods (405, with `Allow`), or, before any route is looked for, a request that is malformed (400), too slow
+   * (408) or whose headers are too large (431). The document lists the 405 on no operation — no operation is asked
+   * with a method it is not — so it is held here to the contract's error JSON: `code` and `message`, nothing else.
    */
   const unrouted: Json = (() => {
     const health = document.paths["/health"].get.responses
+    const notFound = resolve({ $ref: "#/components/schemas/NotFound" })
     return {
       operationId: "no such route",
       responses: {
@@ -101,6 +104,22 @@ export const make = (document: Json): ContractCheck => {
           description: "No such route.",
           headers: health["400"].headers,
           content: { "application/json": { schema: { $ref: "#/components/schemas/NotFound" } } }
+        },
+        "405": {
+          description: "A path served with other methods.",
+          headers: {
+            ...health["400"].headers,
+            allow: { required: true, schema: { type: "string", pattern: "^[A-Z]+(, [A-Z]+)*$" } }
+          },
+          content: {
+            "application/json": {
+              schema: {
+                ...notFound,
+                description: "The path exists, but not with this method.",
+                properties: { ...notFound.properties, code: { type: "string", enum: ["method_not_allowed"] } }
+              }
+            }
+          }
         },
         "408": health["408"],
         "431": health["431"],
