@@ -9,6 +9,7 @@ import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
+import * as CardVelocity from "./CardVelocity.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -20,11 +21,15 @@ import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
 import * as RequestPrincipal from "./RequestPrincipal.js"
 import * as RequestTarget from "./RequestTarget.js"
+import * as ResponseCost from "./ResponseCost.js"
 
 type Access =
-  /** The merchant's API (SPEC 2): a secret key, limited per key. */
+  /** The merchant's API (SPEC 2): a secret key, limited per key by what its requests cost (`ResponseCost`). */
   | "secretKey"
-  /** Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address. */
+  /**
+   * Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address, and
+   * per token and company by `CardVelocity`.
+   */
   | "publicToken"
   /** The payer's side (SPEC 4.7, 11.3): an invoice's checkout token, limited per client address. */
   | "checkoutToken"
@@ -116,6 +121,7 @@ export const middleware = HttpRouter.middleware(
       onNone: () => RateLimiter.inMemory,
       onSome: Effect.succeed
     })
+    const cardVelocity = yield* CardVelocity.make(limiter)
     const policyOf = policies()
 
     /** A 429 when `bucket` is spent, else `undefined`. */
@@ -161,15 +167,21 @@ export const middleware = HttpRouter.middleware(
                 : refusal
             }
             const caller = authenticated.success
+            const bucket = `key:${caller.keyId}`
             const overLimit = yield* limited(
-              `key:${caller.keyId}`,
+              bucket,
               keyLimit,
               `more than ${perKey} requests a second with this key; try again later`
             )
             if (overLimit !== undefined) return overLimit
-            return yield* as(
-              { _tag: "SecretKey", caller },
-              Effect.succeed({ principal: `company ${caller.companyId} ${caller.mode}`, companyId: caller.companyId })
+            return yield* ResponseCost.paidFor(
+              limiter,
+              bucket,
+              keyLimit,
+              as(
+                { _tag: "SecretKey", caller },
+                Effect.succeed({ principal: `company ${caller.companyId} ${caller.mode}`, companyId: caller.companyId })
+              )
             )
           }
           case "publicToken": {
@@ -179,9 +191,16 @@ export const middleware = HttpRouter.middleware(
             const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
             if (Result.isFailure(authenticated)) return ErrorResponses.of(toResponse(authenticated.failure))
             const caller = authenticated.success
-            return yield* as(
-              { _tag: "PublicToken", caller },
-              Effect.succeed({ principal: `company ${caller.company.id} ${caller.mode}`, companyId: caller.company.id })
+            return yield* cardVelocity(
+              token,
+              caller,
+              as(
+                { _tag: "PublicToken", caller },
+                Effect.succeed({
+                  principal: `company ${caller.company.id} ${caller.mode}`,
+                  companyId: caller.company.id
+                })
+              )
             )
           }
           case "checkoutToken": {
