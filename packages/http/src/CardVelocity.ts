@@ -1,30 +1,25 @@
 // Card testing (SPEC 4.7): a company's public token is in every one of its checkout pages, so anyone can tokenize card
 // numbers with it, from as many addresses as they have. Besides its address's limit, each tokenization counts against
-// the public token it uses and against that token's company — across the company's tokens: its test and its live one,
-// and one that replaced a revoked one. A tokenization that is refused (a number, expiry or security code the checks
-// turn down) counts `refusedCost` times: a payer gets a card through after a mistyped digit or two, while someone
-// trying stolen numbers is refused again and again.
+// its company in its mode, which is the public token's count: a company has one public token a mode, and keeps it. (By
+// company and mode, a test integration never spends what the live checkout may tokenize, and a token that replaced
+// another would still be counted with it.) A tokenization that is refused — a number, expiry or security code the
+// checks turn down — counts `refusedCost` times: a payer gets a card through after a mistyped digit or two, while
+// someone trying stolen numbers is refused again and again.
 import { RateLimited } from "@fatura/api"
-import { type PublicPrincipal, Secrets } from "@fatura/application"
+import type { PublicPrincipal } from "@fatura/application"
 import { Context, Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
 import type * as RateLimiter from "./RateLimiter.js"
 
-/**
- * Card tokenizations a minute per public token (`FATURA_CARD_RATE_LIMIT`), in bursts of as many; a company may make
- * twice as many across its tokens.
- */
+/** Card tokenizations a minute per public token, that is per company and mode (`FATURA_CARD_RATE_LIMIT`). */
 export const CardRateLimit = Context.Reference<number>("@fatura/http/CardRateLimit", { defaultValue: () => 60 })
 
 /** What a refused tokenization counts, in accepted ones. */
 export const refusedCost = 5
 
-export const limitsOf = (perMinute: number) => ({
-  token: { burst: perMinute, perSecond: perMinute / 60 } satisfies RateLimiter.Limit,
-  // Room for a test token and a live one each at its limit, and no more for a token that replaced a revoked one.
-  company: { burst: 2 * perMinute, perSecond: (2 * perMinute) / 60 } satisfies RateLimiter.Limit
-})
+/** A minute's tokenizations at once, then one every `60 / perMinute` seconds. */
+export const limitOf = (perMinute: number): RateLimiter.Limit => ({ burst: perMinute, perSecond: perMinute / 60 })
 
 /**
  * Whether the tokenization was refused for what was sent: a 4xx, but not a 409, which says that the same
@@ -34,45 +29,26 @@ const refused = (response: HttpServerResponse.HttpServerResponse) =>
   response.status >= 400 && response.status < 500 && response.status !== 409
 
 /**
- * Runs a tokenization with `publicToken`, which authenticated as `caller`, within the token's and its company's limits: a `429` when either is spent, else the
- * tokenization, which spends `refusedCost - 1` more from both when it is refused.
+ * Runs `caller`'s tokenization within its public token's limit: a `429` when it is spent, else the tokenization, which
+ * spends `refusedCost - 1` more when it is refused.
  */
 export const make = (limiter: RateLimiter.RateLimiter["Service"]) =>
   Effect.gen(function* () {
-    const limits = limitsOf(yield* CardRateLimit)
-    return <E, R>(
-      publicToken: string,
-      caller: PublicPrincipal,
-      run: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-    ) =>
+    const limit = limitOf(yield* CardRateLimit)
+    return <E, R>(caller: PublicPrincipal, run: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
       Effect.gen(function* () {
-        const buckets = [
-          // By the token's hash, as it is known everywhere else: a token that replaced a revoked one has a bucket of
-          // its own.
-          {
-            name: `card-token:${yield* Secrets.sha256Hex(publicToken)}`,
-            limit: limits.token,
-            of: "with this public token"
-          },
-          { name: `card-company:${caller.company.id}`, limit: limits.company, of: "for this company" }
-        ]
-        for (const bucket of buckets) {
-          const decision = yield* limiter.take(bucket.name, bucket.limit)
-          if (!decision.allowed) {
-            return ErrorResponses.of(
-              new RateLimited({
-                message: `too many cards tokenized ${bucket.of}; try again later`,
-                retryAfter: decision.retryAfterSeconds
-              })
-            )
-          }
+        const bucket = `card-tokens:${caller.company.id}:${caller.mode}`
+        const decision = yield* limiter.take(bucket, limit)
+        if (!decision.allowed) {
+          return ErrorResponses.of(
+            new RateLimited({
+              message: `more than ${limit.burst} cards a minute tokenized with this public token; try again later`,
+              retryAfter: decision.retryAfterSeconds
+            })
+          )
         }
         const response = yield* run
-        if (refused(response)) {
-          yield* Effect.forEach(buckets, (bucket) => limiter.spend(bucket.name, bucket.limit, refusedCost - 1), {
-            discard: true
-          })
-        }
+        if (refused(response)) yield* limiter.spend(bucket, limit, refusedCost - 1)
         return response
       })
   })

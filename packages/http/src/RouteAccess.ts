@@ -28,7 +28,7 @@ type Access =
   | "secretKey"
   /**
    * Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address, and
-   * per token and company by `CardVelocity`.
+   * per token by `CardVelocity`.
    */
   | "publicToken"
   /** The payer's side (SPEC 4.7, 11.3): an invoice's checkout token, limited per client address. */
@@ -192,7 +192,6 @@ export const middleware = HttpRouter.middleware(
             if (Result.isFailure(authenticated)) return ErrorResponses.of(toResponse(authenticated.failure))
             const caller = authenticated.success
             return yield* cardVelocity(
-              token,
               caller,
               as(
                 { _tag: "PublicToken", caller },
