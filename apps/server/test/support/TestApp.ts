@@ -58,9 +58,9 @@ export interface AppOptions {
   /** Requests a second per key; by default too many to matter, so that only the tests of the limit meet it. */
   readonly rateLimitPerKey?: number
   /** Card tokenizations a minute per public token; the service's own default unless given. */
-  readonly cardRateLimit?: number
+  readonly cardRateLimit?: number | undefined
   /** Where the rate limits count, as `REDIS_URL` says; this process's memory unless given. */
-  readonly redisUrl?: string
+  readonly redisUrl?: string | undefined
   /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
   readonly keyCacheTtl?: Duration.Input
   /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
