@@ -11,7 +11,7 @@ import {
   Postbacks,
   Retention
 } from "@fatura/application"
-import { FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
+import { CardVelocity, FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
 import { RedisTokenBuckets } from "@fatura/redis"
@@ -89,13 +89,13 @@ const registerPixWebhook = (publicBaseUrl: string) =>
 const redisKeyPrefix = "fatura:rate-limit:"
 
 /** This process's own buckets without Redis; with it, buckets every process shares (`RateLimiter.shared`). */
-const rateLimiter = (redisUrl: string) =>
+export const rateLimiter = (redisUrl: string) =>
   redisUrl === ""
     ? Layer.effect(RateLimiter.RateLimiter, RateLimiter.inMemory)
     : Layer.effect(
         RateLimiter.RateLimiter,
         Effect.flatMap(RedisTokenBuckets.make({ url: redisUrl, keyPrefix: redisKeyPrefix }), (buckets) =>
-          RateLimiter.shared(buckets.take)
+          RateLimiter.shared(buckets)
         )
       )
 
@@ -123,6 +123,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   const pixWebhook = Option.isSome(config.pixApi) ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
+    Layer.provide(Layer.succeed(CardVelocity.CardRateLimit, config.cardRateLimit)),
     Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(

@@ -49,6 +49,10 @@ export const load = Effect.gen(function* () {
     Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
     "FATURA_RATE_LIMIT"
   ).pipe(Config.withDefault(100))
+  const cardRateLimit = yield* Config.schema(
+    Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
+    "FATURA_CARD_RATE_LIMIT"
+  ).pipe(Config.withDefault(60))
   const redisUrl = yield* Config.schema(
     Schema.String.pipe(
       Schema.check(
@@ -88,6 +92,7 @@ export const load = Effect.gen(function* () {
     publicBaseUrl,
     allowPrivatePostbacksInTest,
     rateLimitPerKey,
+    cardRateLimit,
     redisUrl,
     retention,
     idempotencyLeaseSeconds,

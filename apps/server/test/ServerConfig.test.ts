@@ -1,17 +1,22 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
-// Idempotency-Key — 60 s unless set, and never shorter than such a request can run.
+// Idempotency-Key — 60 s unless set, and never shorter than such a request can run; FATURA_CARD_RATE_LIMIT, the card
+// tokenizations a minute per public token — 60 unless set, a whole number of at least one.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
 
-const load = (env: Record<string, string>) =>
-  ServerConfig.load.pipe(
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
-    Effect.map((config) => config.idempotencyLeaseSeconds),
-    Effect.mapError((error) => String(error)),
-    Effect.result,
-    Effect.runPromise
-  )
+const loadOf =
+  <A>(read: (config: ServerConfig.ServerConfig) => A) =>
+  (env: Record<string, string>) =>
+    ServerConfig.load.pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
+      Effect.map(read),
+      Effect.mapError((error) => String(error)),
+      Effect.result,
+      Effect.runPromise
+    )
+
+const load = loadOf((config) => config.idempotencyLeaseSeconds)
 
 const bcb = {
   FATURA_PIX_PROVIDER: "bcb",
@@ -51,5 +56,17 @@ describe("FATURA_IDEMPOTENCY_LEASE_SECONDS", () => {
   it("is a whole number of seconds", async () => {
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "45.5" }))._tag).toBe("Failure")
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "a minute" }))._tag).toBe("Failure")
+  })
+})
+
+describe("FATURA_CARD_RATE_LIMIT", () => {
+  const loadCards = loadOf((config) => config.cardRateLimit)
+
+  it("is 60 a minute unless set, and any whole number of at least one", async () => {
+    expect(await loadCards({})).toMatchObject({ success: 60 })
+    expect(await loadCards({ FATURA_CARD_RATE_LIMIT: "600" })).toMatchObject({ success: 600 })
+    for (const refused of ["0", "-5", "1.5", "many"]) {
+      expect((await loadCards({ FATURA_CARD_RATE_LIMIT: refused }))._tag, refused).toBe("Failure")
+    }
   })
 })

@@ -11,6 +11,7 @@ import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
+import * as CardVelocity from "./CardVelocity.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -22,11 +23,15 @@ import * as RequestBody from "./RequestBody.js"
 import * as RequestLimits from "./RequestLimits.js"
 import * as RequestPrincipal from "./RequestPrincipal.js"
 import * as RequestTarget from "./RequestTarget.js"
+import * as ResponseCost from "./ResponseCost.js"
 
 type Access =
-  /** The merchant's API (SPEC 2): a secret key, limited per key. */
+  /** The merchant's API (SPEC 2): a secret key, limited per key by what its requests cost (`ResponseCost`). */
   | "secretKey"
-  /** Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address. */
+  /**
+   * Card tokenization from the payer's browser (SPEC 4.7): the company's public token, limited per client address, and
+   * per token by `CardVelocity`.
+   */
   | "publicToken"
   /** The payer's side (SPEC 4.7, 11.3): an invoice's checkout token, limited per client address. */
   | "checkoutToken"
@@ -107,9 +112,12 @@ const clientAddress = (request: HttpServerRequest.HttpServerRequest) => {
 const tooMany = (message: string, retryAfterSeconds: number) =>
   ErrorResponses.of(new RateLimited({ message, retryAfter: retryAfterSeconds }))
 
+/** What is spent once a request's response is made, from what the response was: nothing for most. */
+type Afterwards = (response: HttpServerResponse.HttpServerResponse) => Effect.Effect<void>
+
 /**
  * What a request may do, decided on its headers: act as `principal`, its `Idempotency-Key` held for `owner` (on routes
- * with no owner it holds none) — or the answer that refuses it.
+ * with no owner it holds none), and pay `afterwards` for what its response cost — or the answer that refuses it.
  */
 type Admission =
   | { readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse }
@@ -117,11 +125,17 @@ type Admission =
       readonly _tag: "Admitted"
       readonly principal: RequestPrincipal.Principal
       readonly owner: Effect.Effect<Idempotency.Owner> | undefined
+      readonly afterwards: Afterwards | undefined
     }
 
 const refused = (response: HttpServerResponse.HttpServerResponse): Admission => ({ _tag: "Refused", response })
 
-const anonymous: Admission = { _tag: "Admitted", principal: { _tag: "Anonymous" }, owner: undefined }
+const anonymous: Admission = {
+  _tag: "Admitted",
+  principal: { _tag: "Anonymous" },
+  owner: undefined,
+  afterwards: undefined
+}
 
 export const middleware = HttpRouter.middleware(
   Effect.gen(function* () {
@@ -135,6 +149,7 @@ export const middleware = HttpRouter.middleware(
       onNone: () => RateLimiter.inMemory,
       onSome: Effect.succeed
     })
+    const cardVelocity = yield* CardVelocity.make(limiter)
     const policyOf = policies()
 
     /** A 429 when `bucket` is spent, else `undefined`. */
@@ -179,8 +194,9 @@ export const middleware = HttpRouter.middleware(
             )
           }
           const caller = authenticated.success
+          const bucket = `key:${caller.keyId}`
           const overLimit = yield* limited(
-            `key:${caller.keyId}`,
+            bucket,
             keyLimit,
             `more than ${perKey} requests a second with this key; try again later`
           )
@@ -191,7 +207,8 @@ export const middleware = HttpRouter.middleware(
             owner: Effect.succeed({
               principal: `company ${caller.companyId} ${caller.mode}`,
               companyId: caller.companyId
-            })
+            }),
+            afterwards: (response) => ResponseCost.pay(limiter, bucket, keyLimit, response)
           }
         }),
 
@@ -203,13 +220,16 @@ export const middleware = HttpRouter.middleware(
           const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
           if (Result.isFailure(authenticated)) return refused(ErrorResponses.of(toResponse(authenticated.failure)))
           const caller = authenticated.success
+          const overVelocity = yield* cardVelocity.take(caller)
+          if (overVelocity !== undefined) return refused(overVelocity)
           return {
             _tag: "Admitted",
             principal: { _tag: "PublicToken", caller },
             owner: Effect.succeed({
               principal: `company ${caller.company.id} ${caller.mode}`,
               companyId: caller.company.id
-            })
+            }),
+            afterwards: (response) => cardVelocity.settle(caller, response)
           }
         }),
 
@@ -236,7 +256,8 @@ export const middleware = HttpRouter.middleware(
           return {
             _tag: "Admitted",
             principal: { _tag: "Anonymous" },
-            owner: Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null }))
+            owner: Effect.map(Secrets.sha256Hex(token), (hash) => ({ principal: `checkout ${hash}`, companyId: null })),
+            afterwards: undefined
           }
         })
     }
@@ -250,11 +271,13 @@ export const middleware = HttpRouter.middleware(
           admission.owner === undefined
             ? next
             : idempotent(admission.owner, policy.takesPayload, policy.callsProviders, next)
-        return yield* Effect.provideService(
+        const response = yield* Effect.provideService(
           policy.takesPayload ? RequestBody.read(once) : once,
           RequestPrincipal.Current,
           admission.principal
         )
+        if (admission.afterwards !== undefined) yield* admission.afterwards(response)
+        return response
       })
 
     return (next) =>

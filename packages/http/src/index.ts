@@ -1,4 +1,5 @@
 export * as ApiDocs from "./ApiDocs.js"
+export * as CardVelocity from "./CardVelocity.js"
 export * as FailureResponses from "./FailureResponses.js"
 export * as FaturaHttp from "./FaturaHttp.js"
 export * as NodeServer from "./NodeServer.js"

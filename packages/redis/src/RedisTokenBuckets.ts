@@ -1,7 +1,8 @@
-// Token buckets kept in Redis, so that every process using the same Redis shares them: each take is one atomic round
-// trip (a Lua script, sent by its SHA once Redis knows it), refilled by the Redis server's clock — one clock for every
-// machine — and a bucket is forgotten once it would be full again. A call Redis does not answer within the timeout
-// fails at once, as does one made while the connection is down: the caller decides what a missing answer means.
+// Token buckets kept in Redis, so that every process using the same Redis shares them: each take or spend is one
+// atomic round trip (a Lua script, sent by its SHA once Redis knows it), refilled by the Redis server's clock — one
+// clock for every machine — and a bucket is forgotten once it would be full again. A call Redis does not answer within
+// the timeout fails at once, as does one made while the connection is down: the caller decides what a missing answer
+// means.
 import { Duration, Effect, Schema, type Scope } from "effect"
 import type { Redis } from "ioredis"
 
@@ -31,29 +32,42 @@ export interface Options {
 export interface TokenBuckets {
   /** Takes one from `bucket`, a bucket of `limit`: allowed, or refused with the whole seconds until one is back. */
   readonly take: (bucket: string, limit: Limit) => Effect.Effect<Decision, RedisUnavailable>
+  /**
+   * Spends `cost` from `bucket` whatever it holds, for what something it let through turned out to cost: the bucket
+   * may go below zero, a debt its next takes wait out (and their wait counts it).
+   */
+  readonly spend: (bucket: string, limit: Limit, cost: number) => Effect.Effect<void, RedisUnavailable>
 }
 
 // A hash of the tokens left and when they were counted (ms). A missing bucket is a full one, which is why its time to
-// live can be the time it takes to fill up. Answers 0 when allowed, else the seconds until a token is back.
+// live can be the time it takes to fill up (longer for one in debt). A take (ARGV[4] "take") spends ARGV[3] only when
+// the bucket holds that much, a spend always. Answers 0 when allowed, else the seconds until the take would be.
 const takeScript = `
 local burst = tonumber(ARGV[1])
 local per_second = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local state = redis.call("HMGET", KEYS[1], "tokens", "at")
 local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * per_second)
-local allowed = tokens >= 1
-if allowed then tokens = tokens - 1 end
+local allowed = ARGV[4] ~= "take" or tokens >= cost
+if allowed then tokens = tokens - cost end
 redis.call("HSET", KEYS[1], "tokens", tokens, "at", now)
 redis.call("PEXPIRE", KEYS[1], math.ceil((burst - tokens) / per_second * 1000) + 1)
 if allowed then return 0 end
-return math.max(1, math.ceil((1 - tokens) / per_second))
+return math.max(1, math.ceil((cost - tokens) / per_second))
 `
 
 type TakeClient = Redis & {
-  readonly takeToken: (bucket: string, burst: number, perSecond: number) => Promise<number>
+  readonly takeToken: (
+    bucket: string,
+    burst: number,
+    perSecond: number,
+    cost: number,
+    kind: "take" | "spend"
+  ) => Promise<number>
 }
 
 /**
@@ -90,16 +104,19 @@ export const make = (options: Options): Effect.Effect<TokenBuckets, never, Scope
       client.once("ready", onReady)
       return Effect.sync(() => client.off("ready", onReady))
     }).pipe(Effect.timeoutOrElse({ duration: "1 second", orElse: () => Effect.void }))
+    const run = (bucket: string, limit: Limit, cost: number, kind: "take" | "spend") =>
+      Effect.tryPromise({
+        try: () => client.takeToken(keyPrefix + bucket, limit.burst, limit.perSecond, cost, kind),
+        catch: (cause) => new RedisUnavailable({ message: cause instanceof Error ? cause.message : String(cause) })
+      })
     return {
       take: (bucket, limit) =>
-        Effect.tryPromise({
-          try: () => client.takeToken(keyPrefix + bucket, limit.burst, limit.perSecond),
-          catch: (cause) => new RedisUnavailable({ message: cause instanceof Error ? cause.message : String(cause) })
-        }).pipe(
+        run(bucket, limit, 1, "take").pipe(
           Effect.map(
             (retryAfterSeconds): Decision =>
               retryAfterSeconds === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds }
           )
-        )
+        ),
+      spend: (bucket, limit, cost) => Effect.asVoid(run(bucket, limit, cost, "spend"))
     } satisfies TokenBuckets
   })

@@ -1,6 +1,7 @@
-// Token buckets in a Redis server of the test's own: a burst then refusals with the wait, one bucket for every client
-// of the same Redis, buckets that forget themselves once full, and a Redis that is gone or stuck failing each take at
-// once instead of holding it — then answering again when it is back.
+// Token buckets in a Redis server of the test's own: a burst then refusals with the wait, spends that leave a bucket in
+// debt for every client of the same Redis, one bucket for every client of the same Redis, buckets that forget
+// themselves once full, and a Redis that is gone or stuck failing each take at once instead of holding it — then
+// answering again when it is back.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schedule } from "effect"
 import { Redis } from "ioredis"
@@ -67,6 +68,37 @@ describe("RedisTokenBuckets", () => {
       yield* takes(first, bucket, limit, 4)
       expect((yield* second.take(bucket, limit)).allowed).toBe(false)
       expect((yield* otherPrefix.take(bucket, limit)).allowed).toBe(true)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("spends past zero: every client's takes wait the debt out, and the wait counts it", () =>
+    Effect.gen(function* () {
+      const first = yield* clientOf()
+      const second = yield* clientOf()
+      yield* Effect.forEach([first, second], connected)
+      const bucket = freshBucket()
+      const limit = { burst: 4, perSecond: 2 }
+      expect(yield* first.take(bucket, limit)).toEqual({ allowed: true })
+      // 3 left, 23 spent: 20 below zero, 10.5 s before one token is back (a little less by the time it is asked).
+      yield* first.spend(bucket, limit, 23)
+      const waits = [yield* second.take(bucket, limit), yield* first.take(bucket, limit)]
+      for (const decision of waits) {
+        expect(decision.allowed).toBe(false)
+        expect(decision.allowed ? 0 : decision.retryAfterSeconds).toBeGreaterThanOrEqual(10)
+        expect(decision.allowed ? 0 : decision.retryAfterSeconds).toBeLessThanOrEqual(11)
+      }
+      // A spend never waits for the bucket: it is what an allowed request turned out to cost.
+      yield* second.spend(bucket, limit, 4)
+      const deeper = yield* first.take(bucket, limit)
+      expect(deeper.allowed ? 0 : deeper.retryAfterSeconds).toBeGreaterThanOrEqual(12)
+      expect(deeper.allowed ? 0 : deeper.retryAfterSeconds).toBeLessThanOrEqual(13)
+      const inspect = new Redis(server.url)
+      const ttl = yield* Effect.promise(() => inspect.pttl(`test:${bucket}`))
+      yield* Effect.promise(() => inspect.quit())
+      // Some 28 tokens short of full at two a second.
+      expect(ttl).toBeGreaterThan(12_000)
+      expect(ttl).toBeLessThanOrEqual(14_001)
+      expect((yield* first.take(freshBucket(), limit)).allowed).toBe(true)
     }).pipe(Effect.scoped)
   )
 

@@ -15,10 +15,11 @@ import {
   type Registration
 } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
-import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
+import { CardVelocity, FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { rateLimiter } from "../../src/Serve.js"
 import * as Services from "../../src/Services.js"
 import { nextCnpj } from "./Cnpj.js"
 import * as Contract from "./Contract.js"
@@ -56,6 +57,10 @@ export interface AppOptions {
   readonly allowPrivatePostbacks?: boolean
   /** Requests a second per key; by default too many to matter, so that only the tests of the limit meet it. */
   readonly rateLimitPerKey?: number
+  /** Card tokenizations a minute per public token; the service's own default unless given. */
+  readonly cardRateLimit?: number | undefined
+  /** Where the rate limits count, as `REDIS_URL` says; this process's memory unless given. */
+  readonly redisUrl?: string | undefined
   /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
   readonly keyCacheTtl?: Duration.Input
   /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
@@ -102,6 +107,12 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
   })
   const server = FaturaHttp.serve({ disableListenLog: true }).pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000)),
+    Layer.provide(
+      options.cardRateLimit === undefined
+        ? Layer.empty
+        : Layer.succeed(CardVelocity.CardRateLimit, options.cardRateLimit)
+    ),
+    Layer.provide(rateLimiter(options.redisUrl ?? "")),
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs),
