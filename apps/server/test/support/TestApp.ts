@@ -15,7 +15,7 @@ import {
   type Registration
 } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
-import { FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
+import { FaturaHttp, NodeServer, PixNotificationsHttp, RequestLimits } from "@fatura/http"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -56,6 +56,11 @@ export interface AppOptions {
   readonly allowPrivatePostbacks?: boolean
   /** Requests a second per key; by default too many to matter, so that only the tests of the limit meet it. */
   readonly rateLimitPerKey?: number
+  /**
+   * Provider calls a second all pix notifications may make; by default too many to matter, so that only the tests of
+   * that allowance meet it.
+   */
+  readonly pixNotificationCallsPerSecond?: number
   /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
   readonly keyCacheTtl?: Duration.Input
   /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
@@ -102,6 +107,9 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
   })
   const server = FaturaHttp.serve({ disableListenLog: true }).pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, options.rateLimitPerKey ?? 1_000_000)),
+    Layer.provide(
+      Layer.succeed(PixNotificationsHttp.ProviderCallsPerSecond, options.pixNotificationCallsPerSecond ?? 1_000_000)
+    ),
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs),
