@@ -321,16 +321,17 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const notifyCounting = async (body: unknown) => {
       const calls = exchanges.apiCalls.length
       let status = 0
+      let text = ""
       const statements = await app.statementsDuring(async () => {
         const answer = await fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(body)
         })
-        await answer.arrayBuffer()
+        text = await answer.text()
         status = answer.status
       })
-      return { status, calls: exchanges.apiCalls.slice(calls), statements }
+      return { status, text, calls: exchanges.apiCalls.slice(calls), statements }
     }
     /** An end-to-end id of the PSP's form that it never gave a pix. */
     const forged = (n: number) => `E99999999202601011200${String(n).padStart(11, "0")}`
@@ -374,6 +375,13 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
         expect(refused.calls).toEqual([])
         expect(refused.statements).toEqual([])
       }
+      expect(JSON.parse(oneHuge.text)).toMatchObject({
+        code: "invalid_request",
+        issues: [{ path: "pix.0.devolucoes", message: "must hold at most 100 returns" }]
+      })
+      expect(JSON.parse(manySmall.text).issues).toEqual([
+        { path: "pix", message: "must name at most 500 returns (devolucoes) in all" }
+      ])
     })
 
     it("reads nothing for the returns named under a pix the PSP does not confirm", async () => {
@@ -430,20 +438,24 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
   })
 })
 
-describe("the provider calls all pix notifications share", () => {
+describe("pix through the local PSP, for an account whose pix key the PSP refuses charges to", () => {
   let psp: TestPsp
   let app: TestApp
+  let key: string
   let exchanges: Exchanges
   const perSecond = 1
 
   beforeAll(async () => {
     psp = await startPsp()
     exchanges = new Exchanges(contract)
-    // One database is enough: the allowance lives in the rate limits' store, not in the database.
+    // One database is enough: a refused charge stores nothing, and the notifications' allowance lives in the rate
+    // limits' store, not in the database.
     app = await startApp(testDatabases[0]!, {
-      pixProvider: pixApi(settingsOf(psp), exchanges),
+      pixProvider: pixApi(settingsOf(psp, { pixKey: "someone-else@example.com" }), exchanges),
       pixNotificationCallsPerSecond: perSecond
     })
+    const { company } = await app.registerCompany()
+    key = (await app.createKey(company.id, "test")).secretKey
   })
   afterEach(() => {
     expect(contract.problems).toEqual([])
@@ -453,7 +465,31 @@ describe("the provider calls all pix notifications share", () => {
     await psp?.stop()
   })
 
+  it("answers a charge the PSP refuses 422 unprocessable with its reason, stores nothing, and repeats that", async () => {
+    const idempotencyKey = `pix-refused-${Date.now()}`
+    const create = () =>
+      app.request("POST", "/api/v2/invoices", {
+        key,
+        body: pixRequest({ external_ref: idempotencyKey }),
+        headers: { "idempotency-key": idempotencyKey }
+      })
+    const refused = await create()
+    expect(refused.status).toBe(422)
+    expect(refused.body.code).toBe("unprocessable")
+    expect(refused.body.message).toMatch(
+      /^the pix provider refused the charge: Cobrança inválida\. — .+ \(cob\.chave: A chave não pertence a este usuário recebedor\.\); nothing was created$/
+    )
+    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
+    expect(exchanges.apiCalls).toEqual(["PUT /cob/… 400"])
+    expect(app.logs.some((line) => line.includes('"level":"ERROR"') && line.includes("refused PUT /cob/"))).toBe(true)
+    // A definite no: the repeat under its key gets the same answer, without asking the PSP again.
+    const again = await create()
+    expect([again.status, again.body]).toEqual([422, refused.body])
+    expect(exchanges.apiCalls).toHaveLength(1)
+  })
+
   it("holds all notifications together to one bucket: ten seconds' worth at once, then as it refills", async () => {
+    const callsBefore = exchanges.apiCalls.length
     const started = performance.now()
     for (let notification = 0; notification < 5; notification++) {
       const pix = Array.from({ length: 10 }, (_, n) => ({
@@ -467,9 +503,10 @@ describe("the provider calls all pix notifications share", () => {
       expect(answer.status).toBe(204)
     }
     const elapsedSeconds = (performance.now() - started) / 1000
+    const calls = exchanges.apiCalls.length - callsBefore
     // Each notification alone could have made ten calls: fifty. The bucket holds them to its burst and its refill.
-    expect(exchanges.apiCalls.length).toBeLessThanOrEqual(10 * perSecond + Math.ceil(elapsedSeconds * perSecond))
-    expect(exchanges.apiCalls.length).toBeGreaterThanOrEqual(10 * perSecond)
+    expect(calls).toBeLessThanOrEqual(10 * perSecond + Math.ceil(elapsedSeconds * perSecond))
+    expect(calls).toBeGreaterThanOrEqual(10 * perSecond)
     expect(app.logs.some((line) => line.includes("past the provider calls allowed to them all"))).toBe(true)
   })
 })

@@ -34,22 +34,30 @@ const EndToEndId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,32}$/))
 const ReturnId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,35}$/))
 
 /**
- * The lists' lengths, checked before a single entry is: a notification of a million returns costs no more than
- * counting them.
+ * Where a notification's lists are longer than they may be, found by counting them before a single entry is decoded:
+ * a notification of a hundred thousand returns costs no more than counting its pix. What is not a list here is left
+ * for the structure's own schema to name.
  */
-const Sizes = Schema.Struct({
-  pix: Schema.Array(
-    Schema.Struct({
-      devolucoes: Schema.optionalKey(Schema.Array(Schema.Unknown).check(Schema.isMaxLength(maxReturnsPerPix)))
-    })
-  ).check(Schema.isMaxLength(maxPix))
-}).check(
-  Schema.makeFilter(
-    (notification) =>
-      notification.pix.reduce((total, pix) => total + (pix.devolucoes?.length ?? 0), 0) <= maxReturns ||
-      `names more than ${maxReturns} returns (devolucoes) in all`
+const listsTooLong = (body: unknown): Schema.FilterOutput => {
+  const pix = typeof body === "object" && body !== null ? (body as { readonly pix?: unknown }).pix : undefined
+  if (!Array.isArray(pix)) return true
+  if (pix.length > maxPix) return { path: ["pix"], issue: `must hold at most ${maxPix} pix` }
+  let returns = 0
+  for (const [index, entry] of pix.entries()) {
+    const devolucoes =
+      typeof entry === "object" && entry !== null ? (entry as { readonly devolucoes?: unknown }).devolucoes : undefined
+    if (!Array.isArray(devolucoes)) continue
+    if (devolucoes.length > maxReturnsPerPix) {
+      return { path: ["pix", index, "devolucoes"], issue: `must hold at most ${maxReturnsPerPix} returns` }
+    }
+    returns += devolucoes.length
+  }
+  return (
+    returns <= maxReturns || { path: ["pix"], issue: `must name at most ${maxReturns} returns (devolucoes) in all` }
   )
-)
+}
+
+const Sizes = Schema.Unknown.check(Schema.makeFilter(listsTooLong))
 
 /** The notification as far as it is read: the ids, nothing of amounts or payers, which are asked of the provider. */
 const Notification = Schema.Struct({
