@@ -67,14 +67,15 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
       return body === undefined ? base : HttpClientRequest.bodyJsonUnsafe(base, body)
     }
 
-    /** Sends a request and judges its answer (`PspExchange.classify`); no usable answer is PixProviderUnavailable. */
-    const judged = (method: "GET" | "PUT", path: string, body?: unknown) => {
-      const what = `${method} ${path}`
-      return Effect.flatMap(authorized(request(method, path, body), what), (answer) => {
+    /**
+     * Sends a request and judges its answer (`PspExchange.classify`); no usable answer is PixProviderUnavailable.
+     * `what` names the call in messages: its method and path unless said.
+     */
+    const judged = (method: "GET" | "PUT", path: string, body?: unknown, what = `${method} ${path}`) =>
+      Effect.flatMap(authorized(request(method, path, body), what), (answer) => {
         const verdict = PspExchange.classify(answer, what)
         return verdict._tag === "Unavailable" ? Effect.fail(verdict.error) : Effect.succeed({ what, verdict })
       })
-    }
 
     const refusal = (what: string, status: number, reason: string) =>
       new PixProviderRefused({ message: `the PSP refused ${what} (${status}): ${reason}`, reason })
@@ -102,10 +103,11 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
       method: "GET" | "PUT",
       path: string,
       body: unknown,
-      read: Read<A>
+      read: Read<A>,
+      what?: string
     ): Effect.Effect<A, PixProviderFailure> =>
       Effect.flatMap(
-        judged(method, path, body),
+        judged(method, path, body, what),
         ({ what, verdict }): Effect.Effect<A, PixProviderFailure> =>
           verdict._tag === "Success"
             ? read(verdict.answer, what)
@@ -130,8 +132,13 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
         "paginacao.paginaAtual": String(page),
         "paginacao.itensPorPagina": String(pageSize)
       })
-      const path = `/pix?${query.toString()}`
-      return must("GET", path, undefined, (answer, what) => PspExchange.decode(ApiPixAnswers.PixPage, answer, what))
+      return must(
+        "GET",
+        `/pix?${query.toString()}`,
+        undefined,
+        (answer, what) => PspExchange.decode(ApiPixAnswers.PixPage, answer, what),
+        `GET /pix (page ${page})`
+      )
     }
 
     /** A refusal is logged as an error: one the PSP repeats for every call is a setting of the account to fix. */
