@@ -6,11 +6,11 @@ import { type Charge, Charges, isPayable, termsOf } from "./Charges.js"
 import { type NotificationOutcome, Notifications } from "./Notifications.js"
 import { PspSettings } from "./PspSettings.js"
 import {
-  type PixNotFound,
+  PixNotFound,
   type ReceivedPix,
   ReceivedPixes,
   type Refund,
-  type RefundRefused,
+  RefundRefused,
   type RefundRequest
 } from "./ReceivedPix.js"
 import { Switches } from "./Switches.js"
@@ -83,7 +83,17 @@ export class Payments extends Context.Service<
           return { pix, charge, notification }
         }),
         refund: Effect.fn("Payments.refund")(function* (endToEndId, id, request) {
-          const { refuseRefunds } = yield* switches.current
+          const { refuseRefunds, refuseRefundRequests } = yield* switches.current
+          const pix = yield* received.find(endToEndId)
+          if (Option.isNone(pix)) return yield* new PixNotFound({ endToEndId })
+          // As a PSP refuses a refund asked for more than 90 days after its pix: at once, and none is made. One made
+          // already under this id is answered as ever.
+          if (refuseRefundRequests && !pix.value.refunds.some((refund) => refund.id === id)) {
+            return yield* new RefundRefused({
+              reason: "O prazo de 90 dias para devolver este pix terminou (simulador: refuseRefundRequests).",
+              property: "e2eid"
+            })
+          }
           const asked = yield* received.requestRefund(
             endToEndId,
             id,

@@ -1,6 +1,6 @@
 // The simulator, which is not part of the API Pix and asks for no credentials: `POST /simulator/pay` plays a payer
 // paying a charge (by txid or by its pix copia e cola), and `/simulator/switches` makes the PSP slow, failing,
-// forgetful of its notifications, or refusing refunds.
+// forgetful of its notifications, or refusing refunds (later, or when they are asked for).
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as BrCode from "./BrCode.js"
@@ -78,7 +78,9 @@ const showSwitches = Effect.map(currentSwitches, (values) => HttpServerResponse.
 const changeSwitches = Effect.gen(function* () {
   const changes = yield* bodyOf(SwitchChanges)
   if (Option.isNone(changes)) {
-    return badRequest("Esperado um JSON com slowMs (0 a 60000), failing, dropNotifications ou refuseRefunds.")
+    return badRequest(
+      "Esperado um JSON com slowMs (0 a 60000), failing, dropNotifications, refuseRefunds ou refuseRefundRequests."
+    )
   }
   return HttpServerResponse.jsonUnsafe(yield* (yield* Switches).change(changes.value))
 })

@@ -1,4 +1,5 @@
-// The simulator's switches: what a test turns on to see how a client copes with a slow, failing or forgetful PSP.
+// The simulator's switches: what a test turns on to see how a client copes with a slow, failing or forgetful PSP, or
+// one that refuses refunds.
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 
 export const SwitchValues = Schema.Struct({
@@ -9,7 +10,12 @@ export const SwitchValues = Schema.Struct({
   /** Pix are recorded, and refunds settled, without any webhook notification. */
   dropNotifications: Schema.Boolean,
   /** Refunds requested while on end NAO_REALIZADO instead of DEVOLVIDO. */
-  refuseRefunds: Schema.Boolean
+  refuseRefunds: Schema.Boolean,
+  /**
+   * Refunds requested while on are refused at once, 400 PixDevolucaoInvalida, as a PSP refuses one past the 90 days a
+   * pix may be returned in: no refund is made.
+   */
+  refuseRefundRequests: Schema.Boolean
 })
 export type SwitchValues = typeof SwitchValues.Type
 
@@ -18,11 +24,18 @@ export const SwitchChanges = Schema.Struct({
   slowMs: Schema.optionalKey(SwitchValues.fields.slowMs),
   failing: Schema.optionalKey(Schema.Boolean),
   dropNotifications: Schema.optionalKey(Schema.Boolean),
-  refuseRefunds: Schema.optionalKey(Schema.Boolean)
+  refuseRefunds: Schema.optionalKey(Schema.Boolean),
+  refuseRefundRequests: Schema.optionalKey(Schema.Boolean)
 })
 export type SwitchChanges = typeof SwitchChanges.Type
 
-export const allOff: SwitchValues = { slowMs: 0, failing: false, dropNotifications: false, refuseRefunds: false }
+export const allOff: SwitchValues = {
+  slowMs: 0,
+  failing: false,
+  dropNotifications: false,
+  refuseRefunds: false,
+  refuseRefundRequests: false
+}
 
 export class Switches extends Context.Service<
   Switches,

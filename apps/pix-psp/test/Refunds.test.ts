@@ -1,5 +1,6 @@
 // Refunds (`devolucao`): asked EM_PROCESSAMENTO, settled DEVOLVIDO (or NAO_REALIZADO while the simulator refuses
-// them), the webhook told of the outcome, and never more refunded than was paid.
+// them, or refused at once with a 400 while it refuses them when asked), the webhook told of the outcome, and never
+// more refunded than was paid.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { ApiPixClient } from "./support/ApiPixClient.js"
 import { ApiPixContract } from "./support/ApiPixContract.js"
@@ -45,7 +46,7 @@ describe("refunds (devolucao)", () => {
     await client.put(`/webhook/${psp.state.credentials.pixKey}`, { webhookUrl: webhook.url })
   })
   afterEach(async () => {
-    await psp.switches.change({ refuseRefunds: false })
+    await psp.switches.change({ refuseRefunds: false, refuseRefundRequests: false })
     expect(contract.problems).toEqual([])
   })
   afterAll(async () => {
@@ -112,6 +113,27 @@ describe("refunds (devolucao)", () => {
     await client.post("/simulator/switches", { refuseRefunds: false })
     expect((await client.put(`/pix/${endToEndId}/devolucao/yes1`, { valor: "10.00" })).status).toBe(201)
     expect(await settled(endToEndId, "yes1")).toMatchObject({ status: "DEVOLVIDO" })
+  })
+
+  it("refuses at once, 400 PixDevolucaoInvalida with its violation, while refuseRefundRequests is on", async () => {
+    const endToEndId = await receivedPix("10.00")
+    expect((await client.put(`/pix/${endToEndId}/devolucao/made1`, { valor: "4.00" })).status).toBe(201)
+    await client.post("/simulator/switches", { refuseRefundRequests: true })
+    const refused = await client.put(`/pix/${endToEndId}/devolucao/late1`, { valor: "6.00" })
+    expect(refused.status).toBe(400)
+    expect(refused.json()).toMatchObject({
+      type: "https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida",
+      status: 400,
+      violacoes: [{ propriedade: "e2eid", razao: expect.stringContaining("90 dias") }]
+    })
+    // None was made under that id; the one made before is answered as ever.
+    expect((await client.get(`/pix/${endToEndId}/devolucao/late1`)).status).toBe(404)
+    const again = await client.put(`/pix/${endToEndId}/devolucao/made1`, { valor: "4.00" })
+    expect(again.status).toBe(201)
+    expect(again.json()).toMatchObject({ id: "made1" })
+
+    await client.post("/simulator/switches", { refuseRefundRequests: false })
+    expect((await client.put(`/pix/${endToEndId}/devolucao/late1`, { valor: "6.00" })).status).toBe(201)
   })
 
   it("answers 404 for a refund or a pix it does not know", async () => {

@@ -27,7 +27,13 @@ describe("the simulator's switches", () => {
 
   it("shows the switches, all off at start, and refuses what is not one", async () => {
     const shown = await client.get("/simulator/switches")
-    expect(shown.json()).toEqual({ slowMs: 0, failing: false, dropNotifications: false, refuseRefunds: false })
+    expect(shown.json()).toEqual({
+      slowMs: 0,
+      failing: false,
+      dropNotifications: false,
+      refuseRefunds: false,
+      refuseRefundRequests: false
+    })
     expect((await client.post("/simulator/switches", { slowMs: -1 })).status).toBe(400)
     expect((await client.post("/simulator/switches", { failing: "yes" })).status).toBe(400)
   })

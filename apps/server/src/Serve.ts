@@ -68,7 +68,8 @@ const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
 
 /**
  * With a pix provider that notifies, tells it where: at start, and again until it has taken it, without holding the
- * start back (a PSP down at start delays notifications; the reconciliation pays meanwhile).
+ * start back (a PSP down at start delays notifications; the reconciliation pays meanwhile). A PSP that refuses the
+ * URL would refuse it again: that is logged as an error, for the operator, and not asked again until the next start.
  */
 const registerPixWebhook = (publicBaseUrl: string) =>
   Layer.effectDiscard(
@@ -77,9 +78,23 @@ const registerPixWebhook = (publicBaseUrl: string) =>
       const url = PixNotificationsHttp.webhookUrl(publicBaseUrl)
       yield* Effect.forkScoped(
         pixSettlements.registerWebhook(url).pipe(
-          Effect.tapError((error) => Effect.logWarning("pix webhook not registered yet; trying again", { error })),
-          Effect.retry(Schedule.spaced("30 seconds")),
-          Effect.andThen(Effect.logInfo("pix webhook registered", { url }))
+          Effect.tapError((error) =>
+            error._tag === "PixProviderUnavailable"
+              ? Effect.logWarning("pix webhook not registered yet; trying again", { error })
+              : Effect.void
+          ),
+          Effect.retry({
+            schedule: Schedule.spaced("30 seconds"),
+            while: (error) => error._tag === "PixProviderUnavailable"
+          }),
+          Effect.andThen(Effect.logInfo("pix webhook registered", { url })),
+          Effect.catchTag("PixProviderRefused", (refused) =>
+            Effect.logError(
+              "the PSP refused the pix webhook: no notification will come, and pix invoices are paid by the " +
+                "reconciliation alone (FATURA_PIX_RECONCILE_DELAY); fix PUBLIC_BASE_URL or the PSP account, then restart",
+              { url, reason: refused.reason }
+            )
+          )
         )
       )
     })
@@ -124,6 +139,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(Layer.succeed(CardVelocity.CardRateLimit, config.cardRateLimit)),
+    Layer.provide(Layer.succeed(PixNotificationsHttp.ProviderCallsPerSecond, config.pixNotificationCallsPerSecond)),
     Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(

@@ -68,6 +68,10 @@ export const load = Effect.gen(function* () {
     idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
     events: yield* retentionPeriod("FATURA_EVENT_RETENTION", defaultRetention.events)
   }
+  const pixNotificationCallsPerSecond = yield* Config.schema(
+    Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1))),
+    "FATURA_PIX_NOTIFICATION_CALLS"
+  ).pipe(Config.withDefault(5))
   const pixApi = yield* PixApi.chosen
   const shortestLease = shortestIdempotencyLease(pixApi)
   const idempotencyLeaseSeconds = yield* Config.schema(
@@ -85,6 +89,7 @@ export const load = Effect.gen(function* () {
   return {
     pixApi,
     pixReconcileEvery: yield* PixApi.reconcileEvery,
+    pixNotificationCallsPerSecond,
     port,
     host,
     databaseUrl,

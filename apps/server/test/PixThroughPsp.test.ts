@@ -2,8 +2,10 @@
 // every exchange held to the Central Bank's API Pix document. A pix invoice is a charge at the PSP; a payment there is
 // notified, confirmed with the PSP and pays the invoice once; a pix of another amount pays nothing and says why; a
 // notification that never came is made up by the reconciliation; refunds are returns the PSP settles later, the
-// balance held meanwhile; and a PSP that cannot be reached makes nothing, until the same request works again.
-import { PixSettlements } from "@fatura/application"
+// balance held meanwhile, or refuses — later, or when it is asked; a PSP that cannot be reached makes nothing, until
+// the same request works again; and a notification, which anyone can send, costs a bounded number of PSP calls and
+// database statements whatever it names.
+import { notificationCallBudget, PixSettlements } from "@fatura/application"
 import { Effect } from "effect"
 import { hasError, isDynamicPix, parsePix } from "pix-utils"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -41,7 +43,13 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
   })
   afterEach(async () => {
     expect(contract.problems).toEqual([])
-    await switches({ slowMs: 0, failing: false, dropNotifications: false, refuseRefunds: false })
+    await switches({
+      slowMs: 0,
+      failing: false,
+      dropNotifications: false,
+      refuseRefunds: false,
+      refuseRefundRequests: false
+    })
   })
   afterAll(async () => {
     await app?.stop()
@@ -192,6 +200,11 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     })
     expect(tooMuch.status).toBe(422)
     expect(tooMuch.body.code).toBe("refund_exceeds_remaining")
+    // The pending refund's event says why the status stays: the return it waits for, and what it holds.
+    const pending = (await eventsOf(invoice.secureId)).find((event) => event.type === "invoice.refund_pending")
+    expect(pending?.reason).toMatch(
+      /^the refund of R\$ 40,00 is a return of the pix E\w{31}, asked of the pix provider/
+    )
 
     const partial = await searchUntil(invoice.secureId, (found) => found.status === "partially_refunded")
     expect(partial.refundedAmount).toBe(4_000)
@@ -242,6 +255,158 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     await searchUntil(invoice.secureId, (found) => found.status === "refunded")
   })
 
+  it("ends a refund the PSP refuses when it is asked: failed with the PSP's reason, given back, not asked again", async () => {
+    const invoice = await paidInvoice()
+    const before = await balancePix()
+    await switches({ refuseRefundRequests: true })
+    const returnCalls = () => exchanges.apiCalls.filter((call) => call.includes("/devolucao/"))
+    const callsBefore = returnCalls().length
+    const asked = await app.request("POST", "/api/v2/invoices/refund", {
+      key,
+      body: { id: invoice.secureId, amount: 4_000 }
+    })
+    expect(asked.status).toBe(201)
+    expect([asked.body.status, asked.body.refundedAmount]).toEqual(["paid", 0])
+    expect(asked.body.refunds).toEqual([expect.objectContaining({ amount: 4_000, status: "failed" })])
+    const reason = asked.body.refunds[0].failure_reason as string
+    expect(reason).toMatch(
+      /^the pix provider refused the refund: Devolução inválida\. — .+ \(e2eid: O prazo de 90 dias para devolver este pix terminou/
+    )
+    expect(
+      asked.body.financial_movements.slice(-2).map((entry: any) => [entry.type, entry.direction, entry.amount])
+    ).toEqual([
+      ["refund", "debit", 4_000],
+      ["refund_reversal", "credit", 4_000]
+    ])
+    expect(await balancePix()).toBe(before)
+    const events = await eventsOf(invoice.secureId)
+    expect(events.find((event) => event.type === "invoice.refund_failed")?.reason).toBe(reason)
+    // Where it stands, then asked for and refused: two calls, and no more, even once it would be stale for the sweep.
+    expect(returnCalls().slice(callsBefore)).toEqual(["GET /pix/…/devolucao/… 404", "PUT /pix/…/devolucao/… 400"])
+    await app.query(
+      `UPDATE refunds SET created_at = created_at - interval '1 hour' WHERE invoice_id = ${Number(asked.body.id)}`
+    )
+    await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.sweepReturns))
+    expect(returnCalls()).toHaveLength(callsBefore + 2)
+
+    // It holds nothing: the whole invoice may be refunded again.
+    await switches({ refuseRefundRequests: false })
+    const whole = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    expect(whole.status).toBe(201)
+    const refunded = await searchUntil(invoice.secureId, (found) => found.status === "refunded")
+    expect(refunded.refundedAmount).toBe(10_000)
+    expect(await balancePix()).toBe(before - 10_000)
+  })
+
+  it("closes the return of a pix that paid nothing as refused when the PSP refuses it, with an error for the operator", async () => {
+    await switches({ refuseRefundRequests: true })
+    const invoice = await createPix()
+    const pix = await payAtPsp(invoice.pix.txid, "1.00")
+    await eventually("the rejected pix's return to be closed", async () => {
+      const [row] = await app.query(`SELECT return_state FROM pix_rejections WHERE end_to_end_id = '${pix.endToEndId}'`)
+      return row?.return_state === "refused" ? row : undefined
+    })
+    expect(
+      app.logs.some(
+        (line) =>
+          line.includes('"level":"ERROR"') &&
+          line.includes("could not be returned to its payer") &&
+          line.includes(pix.endToEndId)
+      )
+    ).toBe(true)
+  })
+
+  describe("a notification's cost", () => {
+    /** What a notification costs: its status, the PSP calls and the SQL statements it made. */
+    const notifyCounting = async (body: unknown) => {
+      const calls = exchanges.apiCalls.length
+      let status = 0
+      let text = ""
+      const statements = await app.statementsDuring(async () => {
+        const answer = await fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body)
+        })
+        text = await answer.text()
+        status = answer.status
+      })
+      return { status, text, calls: exchanges.apiCalls.slice(calls), statements }
+    }
+    /** An end-to-end id of the PSP's form that it never gave a pix. */
+    const forged = (n: number) => `E99999999202601011200${String(n).padStart(11, "0")}`
+    const returnIds = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({ id: `D${String(n).padStart(32, "0")}` }))
+
+    /** An invoice paid at the PSP whose own notification was dropped: the pix the tests notify of. */
+    const paidUnnotified = async () => {
+      await switches({ dropNotifications: true })
+      const invoice = await createPix()
+      return { invoice, pix: await payAtPsp(invoice.pix.txid) }
+    }
+
+    it("asks the PSP once about a pix named a hundred times", async () => {
+      const { invoice, pix } = await paidUnnotified()
+      const { status, calls } = await notifyCounting({
+        pix: Array.from({ length: 100 }, () => ({ endToEndId: pix.endToEndId }))
+      })
+      expect(status).toBe(204)
+      expect(calls).toEqual(["GET /pix/… 200", "GET /cob/… 200"])
+      expect((await search(invoice.secureId)).status).toBe("paid")
+    })
+
+    it("makes at most its budget of PSP calls for a hundred forged ids", async () => {
+      const { status, calls } = await notifyCounting({
+        pix: Array.from({ length: 100 }, (_, n) => ({ endToEndId: forged(n) }))
+      })
+      expect(status).toBe(204)
+      expect(calls).toEqual(Array.from({ length: notificationCallBudget }, () => "GET /pix/… 404"))
+      expect(app.logs.some((line) => line.includes("past its budget"))).toBe(true)
+    })
+
+    it("refuses too many returns with 400 before any statement or PSP call", async () => {
+      const { pix } = await paidUnnotified()
+      const oneHuge = await notifyCounting({ pix: [{ endToEndId: pix.endToEndId, devolucoes: returnIds(5_000) }] })
+      const manySmall = await notifyCounting({
+        pix: Array.from({ length: 6 }, (_, n) => ({ endToEndId: forged(n), devolucoes: returnIds(100) }))
+      })
+      for (const refused of [oneHuge, manySmall]) {
+        expect(refused.status).toBe(400)
+        expect(refused.calls).toEqual([])
+        expect(refused.statements).toEqual([])
+      }
+      expect(JSON.parse(oneHuge.text)).toMatchObject({
+        code: "invalid_request",
+        issues: [{ path: "pix.0.devolucoes", message: "must hold at most 100 returns" }]
+      })
+      expect(JSON.parse(manySmall.text).issues).toEqual([
+        { path: "pix", message: "must name at most 500 returns (devolucoes) in all" }
+      ])
+    })
+
+    it("reads nothing for the returns named under a pix the PSP does not confirm", async () => {
+      const { status, calls, statements } = await notifyCounting({
+        pix: [{ endToEndId: forged(1), devolucoes: returnIds(100) }]
+      })
+      expect(status).toBe(204)
+      expect(calls).toEqual(["GET /pix/… 404"])
+      expect(statements).toEqual([])
+    })
+
+    it("reads the returns named under a pix the PSP confirms in one statement, however many", async () => {
+      const { invoice, pix } = await paidUnnotified()
+      await notify([{ endToEndId: pix.endToEndId }])
+      await searchUntil(invoice.secureId, (found) => found.status === "paid")
+      const { status, statements } = await notifyCounting({
+        pix: [{ endToEndId: pix.endToEndId, devolucoes: returnIds(100) }]
+      })
+      expect(status).toBe(204)
+      // The invoice it paid, found paid already; then the returns, all at once.
+      expect(statements, statements.join("\n---\n")).toHaveLength(2)
+      expect(statements[1]).toMatch(/FROM refunds[\s\S]*UNION ALL[\s\S]*FROM pix_rejections/)
+    })
+  })
+
   it("answers 503 provider_unavailable and stores nothing while the PSP fails; the same key works once it is back", async () => {
     const idempotencyKey = `pix-down-${database.name}-${Date.now()}`
     const body = pixRequest({ external_ref: idempotencyKey })
@@ -270,5 +435,78 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(replayed.headers.get("idempotent-replayed")).toBe("true")
     expect(replayed.body.secureId).toBe(created.body.secureId)
     expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toHaveLength(1)
+  })
+})
+
+describe("pix through the local PSP, for an account whose pix key the PSP refuses charges to", () => {
+  let psp: TestPsp
+  let app: TestApp
+  let key: string
+  let exchanges: Exchanges
+  const perSecond = 1
+
+  beforeAll(async () => {
+    psp = await startPsp()
+    exchanges = new Exchanges(contract)
+    // One database is enough: a refused charge stores nothing, and the notifications' allowance lives in the rate
+    // limits' store, not in the database.
+    app = await startApp(testDatabases[0]!, {
+      pixProvider: pixApi(settingsOf(psp, { pixKey: "someone-else@example.com" }), exchanges),
+      pixNotificationCallsPerSecond: perSecond
+    })
+    const { company } = await app.registerCompany()
+    key = (await app.createKey(company.id, "test")).secretKey
+  })
+  afterEach(() => {
+    expect(contract.problems).toEqual([])
+  })
+  afterAll(async () => {
+    await app?.stop()
+    await psp?.stop()
+  })
+
+  it("answers a charge the PSP refuses 422 unprocessable with its reason, stores nothing, and repeats that", async () => {
+    const idempotencyKey = `pix-refused-${Date.now()}`
+    const create = () =>
+      app.request("POST", "/api/v2/invoices", {
+        key,
+        body: pixRequest({ external_ref: idempotencyKey }),
+        headers: { "idempotency-key": idempotencyKey }
+      })
+    const refused = await create()
+    expect(refused.status).toBe(422)
+    expect(refused.body.code).toBe("unprocessable")
+    expect(refused.body.message).toMatch(
+      /^the pix provider refused the charge: Cobrança inválida\. — .+ \(cob\.chave: A chave não pertence a este usuário recebedor\.\); nothing was created$/
+    )
+    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
+    expect(exchanges.apiCalls).toEqual(["PUT /cob/… 400"])
+    expect(app.logs.some((line) => line.includes('"level":"ERROR"') && line.includes("refused PUT /cob/"))).toBe(true)
+    // A definite no: the repeat under its key gets the same answer, without asking the PSP again.
+    const again = await create()
+    expect([again.status, again.body]).toEqual([422, refused.body])
+    expect(exchanges.apiCalls).toHaveLength(1)
+  })
+
+  it("holds all notifications together to one bucket: ten seconds' worth at once, then as it refills", async () => {
+    const callsBefore = exchanges.apiCalls.length
+    const started = performance.now()
+    for (let notification = 0; notification < 5; notification++) {
+      const pix = Array.from({ length: 10 }, (_, n) => ({
+        endToEndId: `E99999999202601011200${String(notification * 10 + n).padStart(11, "0")}`
+      }))
+      const answer = await fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ pix })
+      })
+      expect(answer.status).toBe(204)
+    }
+    const elapsedSeconds = (performance.now() - started) / 1000
+    const calls = exchanges.apiCalls.length - callsBefore
+    // Each notification alone could have made ten calls: fifty. The bucket holds them to its burst and its refill.
+    expect(calls).toBeLessThanOrEqual(10 * perSecond + Math.ceil(elapsedSeconds * perSecond))
+    expect(calls).toBeGreaterThanOrEqual(10 * perSecond)
+    expect(app.logs.some((line) => line.includes("past the provider calls allowed to them all"))).toBe(true)
   })
 })

@@ -21,7 +21,9 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
         summary: "Create Invoices",
         description:
           "Creates a pix, bank_slip or credit_card invoice. Pix and boleto invoices start `pending`; a card invoice " +
-          "with card data is charged at once and comes back `paid` or `refused` (a refusal is not an error)."
+          "with card data is charged at once and comes back `paid` or `refused` (a refusal is not an error). With " +
+          "the pix provider, a pix charge it refuses is `422 unprocessable` (its reason in `message`), one it " +
+          "cannot be asked for `503 provider_unavailable`; nothing is created either way."
       })
     ),
     HttpApiEndpoint.get("list", "/invoices/list", {
@@ -44,11 +46,12 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
         description:
           "Refunds all that is left, or `amount` cents of it. Never more than the invoice's amount in all. A pix paid " +
           "through the pix provider is returned through it, which answers later: its refund is `pending` (its amount " +
-          "already held from the pix balance, an `invoice.refund_pending` event), and the invoice's status and " +
-          "`refundedAmount` change when the provider confirms (`invoice.partially_refunded` / `invoice.refunded`); if " +
-          "it refuses, the refund is `failed` with a `failure_reason`, the amount is credited back " +
-          "(`refund_reversal`), and an `invoice.refund_failed` event says why. Pending refunds count against what " +
-          "is left to refund."
+          "already held from the pix balance, an `invoice.refund_pending` event that says so), and the invoice's " +
+          "status and `refundedAmount` change when the provider confirms (`invoice.partially_refunded` / " +
+          "`invoice.refunded`); if it refuses — later, or at once when asked (then this answer shows it `failed` " +
+          "already) — the refund is `failed` with the provider's reason in `failure_reason`, the amount is credited " +
+          "back (`refund_reversal`), and an `invoice.refund_failed` event says why. Pending refunds count against " +
+          "what is left to refund."
       })
     ),
     HttpApiEndpoint.get("search", "/invoices", {

@@ -31,7 +31,11 @@ export const PostbackEvent = Schema.Struct({
   created_at: Timestamp.Timestamp,
   livemode: Schema.Boolean,
   data: InvoiceTransaction.InvoiceTransaction,
-  /** Why it happened, on the events whose type alone does not say: a payment rejected, a refund refused. */
+  /**
+   * Why it happened, on the events whose type alone does not say: a refund waiting for the pix provider
+   * (`invoice.refund_pending`), a refund refused (`invoice.refund_failed`), a payment rejected
+   * (`invoice.payment_rejected`).
+   */
   reason: Schema.optionalKey(Schema.String)
 })
 export type PostbackEvent = typeof PostbackEvent.Type

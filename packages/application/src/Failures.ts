@@ -51,6 +51,16 @@ export class PixProviderUnavailable extends Schema.TaggedError<PixProviderUnavai
   message: Schema.String
 }) {}
 
+/**
+ * The pix provider took the request and said no (in the API Pix, a 4xx with problem details): asking again with the
+ * same request gets the same answer. `reason` is what the provider said, in its words; `message` adds which call it
+ * refused, for the logs.
+ */
+export class PixProviderRefused extends Schema.TaggedError<PixProviderRefused>()("PixProviderRefused", {
+  message: Schema.String,
+  reason: Schema.String
+}) {}
+
 /** A refund the company's balance for that method cannot cover (SPEC 7.4). */
 export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", {
   balance: Schema.Number,

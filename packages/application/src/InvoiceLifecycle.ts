@@ -4,7 +4,7 @@
 // the exception: it is recorded pending in that transaction, asked of the provider after it, and moves the invoice
 // when the provider says it was returned (PixSettlements).
 import {
-  type Cents,
+  Cents,
   type Company,
   type Invoice,
   InvoiceStatus,
@@ -182,7 +182,14 @@ export class InvoiceLifecycle extends Context.Service<
             })
             yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
             const held = Option.getOrThrow(yield* invoices.findById(invoice.id))
-            const view = yield* records.recordEvent(company, held, "invoice.refund_pending", now)
+            const view = yield* records.recordEvent(
+              company,
+              held,
+              "invoice.refund_pending",
+              now,
+              `the refund of ${Cents.formatBRL(plan.amount)} is a return of the pix ${endToEndId}, asked of the pix ` +
+                "provider, which settles it later: its amount is held from the pix balance until then"
+            )
             return { _tag: "Pending", returnId, view } as const
           })
         )

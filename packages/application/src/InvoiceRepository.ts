@@ -338,8 +338,16 @@ export class InvoiceRepository extends Context.Service<
       state: "returned" | "refused",
       at: Timestamp.Timestamp
     ) => Effect.Effect<void, StorageUnavailable>
-    /** The rejected pix whose return is `returnId`, if any. */
-    readonly findPixRejection: (returnId: string) => Effect.Effect<Option.Option<PixRejection>, StorageUnavailable>
+    /**
+     * The returns still pending among `returnIds` — of refunds, and of rejected pix — read in one round trip
+     * whatever their number.
+     */
+    readonly findPendingReturns: (
+      returnIds: ReadonlyArray<string>
+    ) => Effect.Effect<
+      { readonly refunds: ReadonlyArray<PendingRefund>; readonly rejections: ReadonlyArray<PixRejection> },
+      StorageUnavailable
+    >
     /** Up to `limit` rejected pix whose return is still pending since before `createdBefore`, oldest first. */
     readonly stalePixRejections: (
       createdBefore: Timestamp.Timestamp,

@@ -25,6 +25,7 @@ import {
   InvalidDueDate,
   InvoiceNotFound,
   MoveNotAllowed,
+  type PixProviderRefused,
   type PixProviderUnavailable,
   type StorageUnavailable,
   UnknownCursor,
@@ -122,6 +123,7 @@ export type CreateInvoiceFailure =
   | InvalidDueDate
   | AcquirerUnavailable
   | PixProviderUnavailable
+  | PixProviderRefused
   | PostbackTargetRefused
   | UnusablePixKey
   | StorageUnavailable

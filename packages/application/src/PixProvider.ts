@@ -1,8 +1,10 @@
 // Port: the pix service provider (PSP). It registers the charge whose BR Code the payer scans, tells what pix it
-// received, returns pix (refunds) and sends its notifications where it is told.
+// received, returns pix (refunds) and sends its notifications where it is told. Every call ends one of three ways: an
+// answer; `PixProviderRefused`, the provider's definite no (asking again gets the same); or `PixProviderUnavailable`,
+// no answer (unreachable, too slow, failing, too many requests), which asking again later may mend.
 import type { Cents, Company, Document, PixKey, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { PixProviderUnavailable } from "./Failures.js"
+import type { PixProviderRefused, PixProviderUnavailable } from "./Failures.js"
 
 export interface PixChargeRequest {
   readonly company: Company.Company
@@ -52,6 +54,9 @@ export interface PixReturnRequest {
   readonly reason: string | null
 }
 
+/** What a call of the provider may fail with: no answer, or a definite refusal. */
+export type PixProviderFailure = PixProviderUnavailable | PixProviderRefused
+
 export class PixProvider extends Context.Service<
   PixProvider,
   {
@@ -59,26 +64,35 @@ export class PixProvider extends Context.Service<
     readonly txidOf: (secureId: string) => string
     /**
      * Registers the charge (once per txid: a repeat with the same request answers the same charge) and hands back
-     * its BR Code. `PixProviderUnavailable` when it could not be asked or failed.
+     * its BR Code. `PixProviderRefused` when the provider will not make it (nothing was made).
      */
-    readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }, PixProviderUnavailable>
-    /** A charge by its txid, with the pix that paid it; none when the provider has no such charge. */
-    readonly findCharge: (txid: string) => Effect.Effect<Option.Option<ProviderCharge>, PixProviderUnavailable>
+    readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }, PixProviderFailure>
+    /**
+     * A charge by its txid, with the pix that paid it; none when the provider has no such charge.
+     * `PixProviderRefused` when it will not say (which tells nothing of the charge).
+     */
+    readonly findCharge: (txid: string) => Effect.Effect<Option.Option<ProviderCharge>, PixProviderFailure>
     /** A received pix by its end-to-end id; none when the provider received no such pix. */
-    readonly findReceived: (endToEndId: string) => Effect.Effect<Option.Option<ReceivedPix>, PixProviderUnavailable>
+    readonly findReceived: (endToEndId: string) => Effect.Effect<Option.Option<ReceivedPix>, PixProviderFailure>
     /** Every pix received from `from` to `to`, all pages of them. */
     readonly listReceived: (
       from: Timestamp.Timestamp,
       to: Timestamp.Timestamp
-    ) => Effect.Effect<ReadonlyArray<ReceivedPix>, PixProviderUnavailable>
-    /** Asks for a return; the answer may come later (`findReturn`, or a notification). */
-    readonly requestReturn: (request: PixReturnRequest) => Effect.Effect<PixReturnState, PixProviderUnavailable>
-    /** Where a return asked for stands; none when the provider never received it. */
+    ) => Effect.Effect<ReadonlyArray<ReceivedPix>, PixProviderFailure>
+    /**
+     * Asks for a return; the answer may come later (`findReturn`, or a notification). `PixProviderRefused` when the
+     * provider will not make it (past its window, more than is left of the pix…): no return was made under that id.
+     */
+    readonly requestReturn: (request: PixReturnRequest) => Effect.Effect<PixReturnState, PixProviderFailure>
+    /**
+     * Where a return asked for stands; none when the provider never received it. `PixProviderRefused` when it will
+     * not say (which tells nothing of the return).
+     */
     readonly findReturn: (
       endToEndId: string,
       returnId: string
-    ) => Effect.Effect<Option.Option<PixReturnState>, PixProviderUnavailable>
+    ) => Effect.Effect<Option.Option<PixReturnState>, PixProviderFailure>
     /** Tells the provider where to send its notifications (it posts to `<url>/pix`); none for a provider that sends none. */
-    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderUnavailable>
+    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderFailure>
   }
 >()("@fatura/application/PixProvider") {}

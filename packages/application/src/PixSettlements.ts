@@ -3,17 +3,28 @@
 // so it is only a hint: each pix it names is asked of the provider (and its charge) before anything is paid; a pix
 // that pays nothing (another amount, an invoice no longer pending) is returned to its payer whole. A reconciliation
 // lists what the provider received, for the notifications that never came. A return (a pix refund) is asked for with
-// its balance already held, and closed when the provider says how it ended. Every step is idempotent: a pix pays its
-// invoice once, a return closes once. No provider is asked inside a transaction.
+// its balance already held, and closed when the provider says how it ended — a return the provider refuses when it is
+// asked for has ended too, refused. Every step is idempotent: a pix pays its invoice once, a return closes once. No
+// provider is asked inside a transaction.
+//
+// A notification, which anyone can send, costs a bounded number of provider calls: the same pix or return named twice
+// is asked about once, returns are looked up only under a pix the provider confirmed (all of them in one read), and
+// past a budget of calls what it names is left to the reconciliation and the sweep.
 import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
-import { Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Context, Data, type Duration, Effect, Layer, Option, Schedule } from "effect"
 import * as Clock from "./Clock.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
-import type { PixProviderUnavailable, StorageUnavailable } from "./Failures.js"
+import { PixProviderUnavailable, type StorageUnavailable } from "./Failures.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import { InvoiceRepository, type PendingRefund, type PixRejection } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
-import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "./PixProvider.js"
+import {
+  PixProvider,
+  type PixProviderFailure,
+  type PixReturnRequest,
+  type PixReturnState,
+  type ReceivedPix
+} from "./PixProvider.js"
 import { randomUuid } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
 
@@ -26,6 +37,13 @@ const listingOverlapSeconds = 120
 
 const batchSize = 100
 
+/**
+ * How many calls of the provider one notification may make: enough for a few pix (two calls each: the pix, then its
+ * charge) and their returns (one or two each). What it names beyond is not asked about then: the reconciliation lists
+ * every pix received, and the sweep asks about every return left pending.
+ */
+export const notificationCallBudget = 10
+
 /** What a notification names: the pix, and the returns of each it says were settled. */
 export interface PixNotification {
   readonly endToEndId: string
@@ -35,21 +53,33 @@ export interface PixNotification {
 /** What became of a received pix. */
 export type PixOutcome = "paid" | "already_paid" | "rejected" | "unmatched"
 
+/** A notification's calls of the provider are spent: its own budget, or the allowance every notification shares. */
+class CallsSpent extends Data.TaggedError("CallsSpent")<{ readonly by: "notification" | "platform" }> {}
+
+/** How a step calls the provider: as it is, or within a notification's budget (failing with `E` once it is spent). */
+type Ask<E> = <A, E1>(call: Effect.Effect<A, E1>) => Effect.Effect<A, E1 | E>
+
 export class PixSettlements extends Context.Service<
   PixSettlements,
   {
-    /** Acts on a notification: each pix and return it names is asked of the provider first. */
+    /**
+     * Acts on a notification: each pix and return it names is asked of the provider first, each once, within
+     * `notificationCallBudget` calls. `allowance` is asked before each call as well (a budget every notification
+     * shares); once it says no, the rest is left to the reconciliation and the sweep, as past the budget.
+     */
     readonly notified: (
-      notification: ReadonlyArray<PixNotification>
+      notification: ReadonlyArray<PixNotification>,
+      allowance?: Effect.Effect<boolean>
     ) => Effect.Effect<void, StorageUnavailable | PixProviderUnavailable>
     /**
      * Lists what the provider received since the last reconciliation and pays the invoices whose notification
      * never came; how many it paid.
      */
-    readonly reconcile: Effect.Effect<number, StorageUnavailable | PixProviderUnavailable>
+    readonly reconcile: Effect.Effect<number, StorageUnavailable | PixProviderFailure>
     /**
      * Asks the provider for a pending return (again: it makes one per id) or about it, and closes it if the
-     * provider says how it ended. The invoice as it then is; none when no return has that id.
+     * provider says how it ended — refused, too, when it will not make it. The invoice as it then is; none when no
+     * return has that id.
      */
     readonly settleReturn: (
       returnId: string
@@ -59,8 +89,11 @@ export class PixSettlements extends Context.Service<
      * the provider about them, or for them again; how many it closed.
      */
     readonly sweepReturns: Effect.Effect<number, StorageUnavailable>
-    /** Tells the provider where to notify; `<url>/pix` is Fatura's notification endpoint. */
-    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderUnavailable>
+    /**
+     * Tells the provider where to notify; `<url>/pix` is Fatura's notification endpoint. `PixProviderRefused` when
+     * it will not take the URL: asking again is no use.
+     */
+    readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderFailure>
     /**
      * Reconciles every `reconcileEvery` and sweeps returns every `sweepEvery`, for ever; a failed round is logged
      * and tried again at the next tick.
@@ -85,61 +118,6 @@ export class PixSettlements extends Context.Service<
         const company = yield* companyOf(invoices.lockCompanyLedger(invoice.companyId), invoice.companyId)
         const current = yield* invoices.lock(invoice.companyId, invoice.mode, { _tag: "Id", id: invoice.id })
         return { company, invoice: Option.getOrThrow(current) }
-      })
-
-      /**
-       * Where a return stands at the provider; one it never got (the request was lost, or never sent) is asked for
-       * again under the same id, which the provider makes once.
-       */
-      const returnState = Effect.fnUntraced(function* (request: PixReturnRequest) {
-        const known = yield* transactions.external(provider.findReturn(request.endToEndId, request.returnId))
-        return Option.isSome(known) ? known.value : yield* transactions.external(provider.requestReturn(request))
-      })
-
-      /**
-       * Returns a pix that paid nothing to its payer, whole, and closes its return once the provider says how it
-       * ended; one it could not ask for, or that it is still processing, is left to the sweep.
-       */
-      const returnRejected = Effect.fnUntraced(function* (rejection: PixRejection) {
-        if (rejection.returnState !== "pending") return false
-        const state = yield* returnState({
-          endToEndId: rejection.endToEndId,
-          returnId: rejection.returnId,
-          amount: rejection.amount,
-          reason: "Pagamento não corresponde à cobrança"
-        })
-        if (state._tag === "Processing") return false
-        if (state._tag === "Refused") {
-          // The money stays in the platform's account: someone has to return it by hand.
-          yield* Effect.logError("a pix that paid nothing could not be returned to its payer", {
-            endToEndId: rejection.endToEndId,
-            returnId: rejection.returnId,
-            reason: state.reason
-          })
-        }
-        yield* invoices.closePixRejection(
-          rejection.returnId,
-          state._tag === "Returned" ? "returned" : "refused",
-          yield* Clock.now
-        )
-        return true
-      })
-
-      /** Pays the invoice of a pix the provider vouches for, or says why it does not and returns the pix. */
-      const apply = Effect.fnUntraced(function* (received: ReceivedPix) {
-        const outcome = yield* settlePix(received)
-        if (typeof outcome !== "string") {
-          yield* returnRejected(outcome).pipe(
-            Effect.catchTag("PixProviderUnavailable", (error) =>
-              Effect.logWarning("rejected pix not returned yet: left to the sweep", {
-                returnId: outcome.returnId,
-                error
-              })
-            )
-          )
-          return "rejected" as PixOutcome
-        }
-        return outcome
       })
 
       /** Pays the invoice of a pix, in a transaction; a pix that pays nothing is recorded, with its return to make. */
@@ -201,27 +179,6 @@ export class PixSettlements extends Context.Service<
         )
       })
 
-      /** A notified pix, confirmed with the provider: the pix itself, then its charge, which it must have paid. */
-      const confirm = Effect.fnUntraced(function* (endToEndId: string) {
-        const received = yield* transactions.external(provider.findReceived(endToEndId))
-        if (Option.isNone(received)) {
-          yield* Effect.logWarning("notified pix unknown to the provider: ignored", { endToEndId })
-          return "unmatched" as PixOutcome
-        }
-        const txid = received.value.txid
-        if (txid !== null) {
-          const charge = yield* transactions.external(provider.findCharge(txid))
-          const paidIt = Option.exists(charge, (found) =>
-            found.pix.some((pix) => pix.endToEndId === received.value.endToEndId)
-          )
-          if (!paidIt) {
-            yield* Effect.logWarning("notified pix is not among its charge's pix: ignored", { endToEndId, txid })
-            return "unmatched" as PixOutcome
-          }
-        }
-        return yield* apply(received.value)
-      })
-
       /** Closes a pending return with how it ended, in a transaction; false when another answer closed it first. */
       const close = Effect.fnUntraced(function* (pending: PendingRefund, state: PixReturnState) {
         if (state._tag === "Processing") return false
@@ -263,21 +220,150 @@ export class PixSettlements extends Context.Service<
         )
       })
 
-      const settle = Effect.fnUntraced(function* (pending: PendingRefund) {
-        if (pending.status !== "pending") return false
-        const state = yield* returnState({
-          endToEndId: pending.endToEndId,
-          returnId: pending.returnId,
-          amount: pending.amount,
-          reason: null
+      /** The steps that call the provider, each call made through `ask`. */
+      const steps = <E>(ask: Ask<E>) => {
+        /**
+         * Where a return stands at the provider; one it never got (the request was lost, or never sent) is asked for
+         * again under the same id, which the provider makes once. A return the provider refuses to make is
+         * `Refused` with its reason: that is how it ended. A provider that refuses to say where a return stands says
+         * nothing of it (it may have been made): it is left pending, as when the provider cannot be reached.
+         */
+        const returnState = Effect.fnUntraced(function* (request: PixReturnRequest) {
+          const known = yield* ask(
+            provider.findReturn(request.endToEndId, request.returnId).pipe(
+              Effect.catchTag("PixProviderRefused", (refused) =>
+                Effect.fail(
+                  new PixProviderUnavailable({
+                    message: `the provider would not say where return ${request.returnId} stands: ${refused.message}`
+                  })
+                )
+              )
+            )
+          )
+          if (Option.isSome(known)) return known.value
+          return yield* ask(
+            provider
+              .requestReturn(request)
+              .pipe(
+                Effect.catchTag("PixProviderRefused", (refused) =>
+                  Effect.succeed<PixReturnState>({ _tag: "Refused", reason: refused.reason })
+                )
+              )
+          )
         })
-        return yield* close(pending, state)
-      })
+
+        /**
+         * Returns a pix that paid nothing to its payer, whole, and closes its return once the provider says how it
+         * ended; one it could not ask for, or that it is still processing, is left to the sweep.
+         */
+        const returnRejected = Effect.fnUntraced(function* (rejection: PixRejection) {
+          if (rejection.returnState !== "pending") return false
+          const state = yield* returnState({
+            endToEndId: rejection.endToEndId,
+            returnId: rejection.returnId,
+            amount: rejection.amount,
+            reason: "Pagamento não corresponde à cobrança"
+          })
+          if (state._tag === "Processing") return false
+          if (state._tag === "Refused") {
+            // The money stays in the platform's account: someone has to return it by hand.
+            yield* Effect.logError("a pix that paid nothing could not be returned to its payer", {
+              endToEndId: rejection.endToEndId,
+              returnId: rejection.returnId,
+              reason: state.reason
+            })
+          }
+          yield* invoices.closePixRejection(
+            rejection.returnId,
+            state._tag === "Returned" ? "returned" : "refused",
+            yield* Clock.now
+          )
+          return true
+        })
+
+        /** Pays the invoice of a pix the provider vouches for, or says why it does not and returns the pix. */
+        const apply = Effect.fnUntraced(function* (received: ReceivedPix) {
+          const outcome = yield* settlePix(received)
+          if (typeof outcome === "string") return outcome
+          yield* returnRejected(outcome).pipe(
+            Effect.catchIf(
+              (error): error is PixProviderUnavailable => error instanceof PixProviderUnavailable,
+              (error) =>
+                Effect.logWarning("rejected pix not returned yet: left to the sweep", {
+                  returnId: outcome.returnId,
+                  error
+                })
+            )
+          )
+          return "rejected" as PixOutcome
+        })
+
+        /**
+         * A notified pix, confirmed with the provider: the pix itself, then its charge, which it must have paid.
+         * Whether the provider received it, and what became of it.
+         */
+        const confirm = Effect.fnUntraced(function* (endToEndId: string) {
+          const notVouched = (message: string, log: Record<string, unknown>) =>
+            Effect.as(Effect.logWarning(message, log), Option.none<never>())
+          const received = yield* ask(
+            provider.findReceived(endToEndId).pipe(
+              Effect.catchTag("PixProviderRefused", (refused) =>
+                notVouched("the provider would not confirm a notified pix: ignored", {
+                  endToEndId,
+                  reason: refused.reason
+                })
+              )
+            )
+          )
+          if (Option.isNone(received)) {
+            yield* Effect.logWarning("notified pix unknown to the provider: ignored", { endToEndId })
+            return { received: false, outcome: "unmatched" as PixOutcome }
+          }
+          const txid = received.value.txid
+          if (txid !== null) {
+            const charge = yield* ask(
+              provider.findCharge(txid).pipe(
+                Effect.catchTag("PixProviderRefused", (refused) =>
+                  notVouched("the provider would not show a notified pix's charge", {
+                    endToEndId,
+                    txid,
+                    reason: refused.reason
+                  })
+                )
+              )
+            )
+            const paidIt = Option.exists(charge, (found) =>
+              found.pix.some((pix) => pix.endToEndId === received.value.endToEndId)
+            )
+            if (!paidIt) {
+              yield* Effect.logWarning("notified pix is not among its charge's pix: ignored", { endToEndId, txid })
+              return { received: true, outcome: "unmatched" as PixOutcome }
+            }
+          }
+          return { received: true, outcome: yield* apply(received.value) }
+        })
+
+        const settle = Effect.fnUntraced(function* (pending: PendingRefund) {
+          if (pending.status !== "pending") return false
+          const state = yield* returnState({
+            endToEndId: pending.endToEndId,
+            returnId: pending.returnId,
+            amount: pending.amount,
+            reason: null
+          })
+          return yield* close(pending, state)
+        })
+
+        return { returnRejected, apply, confirm, settle }
+      }
+
+      /** The steps as they are, outside a notification: every call is made. */
+      const unbudgeted = steps<never>(transactions.external)
 
       const settleReturn = Effect.fn("PixSettlements.settleReturn")(function* (returnId: string) {
         const pending = yield* invoices.findPendingRefund(returnId)
         if (Option.isNone(pending)) return Option.none<InvoiceView>()
-        yield* settle(pending.value)
+        yield* unbudgeted.settle(pending.value)
         return yield* invoices.findWithCompany(
           pending.value.companyId,
           pending.value.mode,
@@ -286,19 +372,67 @@ export class PixSettlements extends Context.Service<
         )
       })
 
-      const notified = Effect.fn("PixSettlements.notified")(function* (notification: ReadonlyArray<PixNotification>) {
+      const notified = Effect.fn("PixSettlements.notified")(function* (
+        notification: ReadonlyArray<PixNotification>,
+        allowance: Effect.Effect<boolean> = Effect.succeed(true)
+      ) {
+        // The same pix named twice is one pix, its returns put together; the same return twice is one return.
+        const named = new Map<string, Set<string>>()
         for (const pix of notification) {
-          yield* confirm(pix.endToEndId)
-          for (const returnId of pix.returnIds) {
-            // A return of a pix other than the one named is no return of this notification.
-            const pending = yield* invoices.findPendingRefund(returnId)
-            if (Option.isSome(pending) && pending.value.endToEndId === pix.endToEndId) yield* settle(pending.value)
-            const rejected = yield* invoices.findPixRejection(returnId)
-            if (Option.isSome(rejected) && rejected.value.endToEndId === pix.endToEndId) {
-              yield* returnRejected(rejected.value)
-            }
-          }
+          const returnIds = named.get(pix.endToEndId) ?? new Set<string>()
+          for (const returnId of pix.returnIds) returnIds.add(returnId)
+          named.set(pix.endToEndId, returnIds)
         }
+        let callsLeft = notificationCallBudget
+        const withinBudget = <A, E1>(call: Effect.Effect<A, E1>): Effect.Effect<A, E1 | CallsSpent> =>
+          Effect.suspend(() =>
+            callsLeft <= 0
+              ? Effect.fail(new CallsSpent({ by: "notification" }))
+              : Effect.flatMap(allowance, (allowed): Effect.Effect<A, E1 | CallsSpent> => {
+                  if (!allowed) return Effect.fail(new CallsSpent({ by: "platform" }))
+                  callsLeft -= 1
+                  return transactions.external(call)
+                })
+          )
+        const budgeted = steps<CallsSpent>(withinBudget)
+        let pixLeft = named.size
+        let returnsLeft = 0
+        yield* Effect.gen(function* () {
+          // A pix the provider received vouches for the returns named under it: only those are looked up.
+          const confirmed = new Map<string, ReadonlySet<string>>()
+          for (const [endToEndId, returnIds] of named) {
+            const { received } = yield* budgeted.confirm(endToEndId)
+            pixLeft -= 1
+            if (received && returnIds.size > 0) confirmed.set(endToEndId, returnIds)
+          }
+          const namedUnder = (endToEndId: string, returnId: string) => confirmed.get(endToEndId)?.has(returnId) ?? false
+          const returnIds = [...confirmed.values()].flatMap((ids) => [...ids])
+          if (returnIds.length === 0) return
+          // A return of a pix other than the one it was named under is no return of this notification.
+          const pending = yield* invoices.findPendingReturns(returnIds)
+          const refunds = pending.refunds.filter((refund) => namedUnder(refund.endToEndId, refund.returnId))
+          const rejections = pending.rejections.filter((rejection) =>
+            namedUnder(rejection.endToEndId, rejection.returnId)
+          )
+          returnsLeft = refunds.length + rejections.length
+          for (const refund of refunds) {
+            yield* budgeted.settle(refund)
+            returnsLeft -= 1
+          }
+          for (const rejection of rejections) {
+            yield* budgeted.returnRejected(rejection)
+            returnsLeft -= 1
+          }
+        }).pipe(
+          Effect.catchTag("CallsSpent", (spent) =>
+            Effect.logWarning(
+              spent.by === "notification"
+                ? `pix notification past its budget of ${notificationCallBudget} provider calls: the rest is left to the reconciliation and the returns sweep`
+                : "pix notifications past the provider calls allowed to them all: the rest is left to the reconciliation and the returns sweep",
+              { pixNotConfirmed: pixLeft, returnsNotSettled: returnsLeft }
+            )
+          )
+        )
       })
 
       const reconcile = Effect.fn("PixSettlements.reconcile")(function* () {
@@ -307,7 +441,7 @@ export class PixSettlements extends Context.Service<
         const from = Option.getOrElse(listed, () => Timestamp.plusSeconds(now, -firstListingSeconds))
         const received = yield* transactions.external(provider.listReceived(from, now))
         let paid = 0
-        for (const pix of received) if ((yield* apply(pix)) === "paid") paid += 1
+        for (const pix of received) if ((yield* unbudgeted.apply(pix)) === "paid") paid += 1
         // The next listing starts a little before this one ended: a pix the provider writes down late is not missed.
         yield* invoices.setPixListedUntil(Timestamp.plusSeconds(now, -listingOverlapSeconds))
         if (paid > 0) yield* Effect.logInfo("reconciliation paid invoices whose notification never came", { paid })
@@ -322,14 +456,15 @@ export class PixSettlements extends Context.Service<
           Effect.as(Effect.logWarning("pix return left pending", { returnId, error }), false)
         let closed = 0
         for (const pending of stale) {
-          if (yield* settle(pending).pipe(Effect.catchTag("PixProviderUnavailable", leftPending(pending.returnId)))) {
-            closed += 1
-          }
+          const done = yield* unbudgeted
+            .settle(pending)
+            .pipe(Effect.catchTag("PixProviderUnavailable", leftPending(pending.returnId)))
+          if (done) closed += 1
         }
         for (const rejection of rejected) {
-          const done = yield* returnRejected(rejection).pipe(
-            Effect.catchTag("PixProviderUnavailable", leftPending(rejection.returnId))
-          )
+          const done = yield* unbudgeted
+            .returnRejected(rejection)
+            .pipe(Effect.catchTag("PixProviderUnavailable", leftPending(rejection.returnId)))
           if (done) closed += 1
         }
         return closed

@@ -1,16 +1,19 @@
 // Pix settled by what a PSP says, over the in-memory ports and a stand-in PSP: a notified pix pays its invoice once,
 // and only when the PSP vouches for it; a pix of another amount pays nothing and says why, once; the reconciliation
-// pays what was never notified; a refund of a PSP's pix is held until the PSP returns it or refuses it; and a PSP that
-// cannot be reached makes nothing, until the same request under its Idempotency-Key works.
+// pays what was never notified; a refund of a PSP's pix is held until the PSP returns it or refuses it — later, or
+// when it is asked for; a PSP that cannot be reached makes nothing, until the same request under its Idempotency-Key
+// works; and a notification costs at most a budget of PSP calls, however many ids it names.
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Timestamp } from "@fatura/domain"
+import { Effect, Layer, Logger, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Companies } from "../src/Companies.js"
 import { CurrentIdempotentRun } from "../src/IdempotencyStore.js"
 import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
+import { InvoiceRepository } from "../src/InvoiceRepository.js"
 import { Invoices } from "../src/Invoices.js"
 import { PixProvider } from "../src/PixProvider.js"
-import { PixSettlements, staleReturnSeconds } from "../src/PixSettlements.js"
+import { notificationCallBudget, PixSettlements, staleReturnSeconds } from "../src/PixSettlements.js"
 import { Postbacks } from "../src/Postbacks.js"
 import type { Principal } from "../src/Principal.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
@@ -44,6 +47,30 @@ const anotherSale = (principal: Principal) =>
     const sale = (yield* (yield* Invoices).create(principal, pixRequest({ totalPriceCents: 50_000 }))).invoice
     yield* (yield* InvoiceLifecycle).pay(principal, sale.secureId)
   })
+
+/** The reasons of the invoice's events of `type`, oldest first. */
+const reasonsOf = (principal: Principal, secureId: string, type: "invoice.refund_pending" | "invoice.refund_failed") =>
+  Effect.gen(function* () {
+    const { events } = yield* (yield* Postbacks).events(principal, {
+      limit: 10,
+      startingAfter: null,
+      type,
+      invoice: secureId
+    })
+    return events.map((event) => event.reason).reverse()
+  })
+
+/** The error lines logged while `effect` runs. */
+const errorsLogged = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+  const lines: Array<string> = []
+  const logger = Logger.make(({ logLevel, message }) => {
+    if (logLevel === "Error") lines.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
+  })
+  return Effect.map(Effect.provide(effect, Logger.layer([logger])), (value) => ({ value, lines }))
+}
+
+/** A forged end-to-end id: well formed, and no pix the PSP received. */
+const forged = (n: number) => `E99999999${String(n).padStart(23, "0")}`
 
 const find = (principal: Principal, secureId: string) =>
   Effect.gen(function* () {
@@ -254,4 +281,184 @@ describe("PixSettlements (in memory)", () => {
       expect(Option.isSome(yield* (yield* PixProvider).findCharge(created.invoice.pix!.txid))).toBe(true)
     }).pipe(Effect.provide(psp.layer))
   })
+  it.effect(
+    "ends a refund the PSP refuses when it is asked: failed with the PSP's reason, given back, not asked again",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const settlements = yield* PixSettlements
+        const lifecycle = yield* InvoiceLifecycle
+        const { invoice, pix } = yield* paidAtPsp(psp, principal)
+        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+        yield* anotherSale(principal)
+        const net = yield* balancePix(principal)
+
+        psp.psp.returnsAnswer = "RefusedWhenAsked"
+        const refused = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
+        const reason = "the pix provider refused the refund: the test PSP refuses returns when they are asked for"
+        expect([refused.invoice.status, refused.invoice.refundedAmount]).toEqual(["paid", 0])
+        expect(refused.invoice.refunds.map((refund) => [refund.amount, refund.status, refund.failureReason])).toEqual([
+          [4_000, "failed", reason]
+        ])
+        expect(ledger(refused.invoice).slice(-2)).toEqual([
+          ["refund", "debit", 4_000],
+          ["refund_reversal", "credit", 4_000]
+        ])
+        expect(yield* balancePix(principal)).toBe(net)
+        expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
+          "invoice.created",
+          "invoice.paid",
+          "invoice.refund_pending",
+          "invoice.refund_failed"
+        ])
+        expect(yield* reasonsOf(principal, invoice.secureId, "invoice.refund_failed")).toEqual([reason])
+        // Asked once — where it stands, then for it — and never again: it is no longer pending.
+        const returnCalls = () => psp.psp.calls.filter((call) => /^(find|request)Return /.test(call))
+        expect(returnCalls().map((call) => call.split(" ")[0])).toEqual(["findReturn", "requestReturn"])
+        yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
+        expect(yield* settlements.sweepReturns).toBe(0)
+        expect(returnCalls()).toHaveLength(2)
+
+        // It holds nothing: the whole invoice may be refunded again.
+        psp.psp.returnsAnswer = "Returned"
+        const refunded = yield* lifecycle.refund(principal, invoice.secureId, null, null)
+        expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["refunded", 10_000])
+        expect(yield* balancePix(principal)).toBe(net - 10_000)
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
+
+  it.effect(
+    "closes the return of a pix that paid nothing as refused when the PSP refuses it, with an error logged",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const settlements = yield* PixSettlements
+        const { invoice, pix } = yield* paidAtPsp(psp, principal, 9_999)
+        psp.psp.returnsAnswer = "RefusedWhenAsked"
+        const { lines } = yield* errorsLogged(settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }]))
+        expect(lines.some((line) => line.includes("could not be returned to its payer"))).toBe(true)
+        expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created", "invoice.payment_rejected"])
+        const callsBefore = psp.psp.calls.length
+        yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
+        expect(yield* settlements.sweepReturns).toBe(0)
+        expect(psp.psp.calls).toHaveLength(callsBefore)
+        const muchLater = Timestamp.plusSeconds(invoice.createdAt, 365 * 86_400)
+        expect(yield* (yield* InvoiceRepository).stalePixRejections(muchLater, 10)).toEqual([])
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
+
+  it.effect(
+    "says why in invoice.refund_pending: the return of which pix it waits for, and that its amount is held",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const { invoice, pix } = yield* paidAtPsp(psp, principal)
+        yield* (yield* PixSettlements).notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+        psp.psp.returnsAnswer = "Processing"
+        yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, 4_000, "one item back")
+        const [reason] = yield* reasonsOf(principal, invoice.secureId, "invoice.refund_pending")
+        expect(reason).toBe(
+          `the refund of R$ 40,00 is a return of the pix ${pix.endToEndId}, asked of the pix provider, which settles ` +
+            "it later: its amount is held from the pix balance until then"
+        )
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
+
+  it.effect("asks the PSP once about a pix a notification names a hundred times", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      const { principal } = yield* registerMerchant()
+      const { invoice, pix } = yield* paidAtPsp(psp, principal)
+      const before = psp.psp.calls.length
+      yield* (yield* PixSettlements).notified(
+        Array.from({ length: 100 }, () => ({ endToEndId: pix.endToEndId, returnIds: [] }))
+      )
+      // The pix, then its charge.
+      expect(psp.psp.calls.slice(before).map((call) => call.split(" ")[0])).toEqual(["findReceived", "findCharge"])
+      expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect(
+    "makes at most its budget of PSP calls for a notification of forged ids; the rest waits for the reconciliation",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const settlements = yield* PixSettlements
+        const { invoice, pix } = yield* paidAtPsp(psp, principal)
+        const before = psp.psp.calls.length
+        const forgedIds = Array.from({ length: 50 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] }))
+        yield* settlements.notified([...forgedIds, { endToEndId: pix.endToEndId, returnIds: [] }])
+        expect(psp.psp.calls.length - before).toBe(notificationCallBudget)
+        // The real pix was past the budget: the reconciliation, which lists every pix the PSP received, pays it.
+        expect((yield* find(principal, invoice.secureId)).status).toBe("pending")
+        yield* TestClock.adjust("1 minute")
+        expect(yield* settlements.reconcile).toBe(1)
+        expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
+
+  it.effect("stops asking the PSP once the allowance every notification shares says no", () => {
+    const psp = withPsp()
+    return Effect.gen(function* () {
+      yield* startClock
+      yield* registerMerchant()
+      let allowed = 3
+      const allowance = Effect.sync(() => allowed-- > 0)
+      yield* (yield* PixSettlements).notified(
+        Array.from({ length: 5 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] })),
+        allowance
+      )
+      expect(psp.psp.calls).toEqual([forged(0), forged(1), forged(2)].map((id) => `findReceived ${id}`))
+    }).pipe(Effect.provide(psp.layer))
+  })
+
+  it.effect(
+    "settles a return a notification names, once, only under the pix it returns, which the PSP confirmed",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const settlements = yield* PixSettlements
+        const { invoice, pix } = yield* paidAtPsp(psp, principal)
+        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+        yield* anotherSale(principal)
+        psp.psp.returnsAnswer = "Processing"
+        yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, 4_000, null)
+        const [returnId] = [...psp.psp.returns.keys()]
+        yield* psp.settleReturn(returnId!, { _tag: "Returned", at: invoice.createdAt })
+
+        // Under a pix the PSP never received, the return is not even looked at.
+        const before = psp.psp.calls.length
+        yield* settlements.notified([{ endToEndId: forged(1), returnIds: [returnId!, returnId!] }])
+        expect(psp.psp.calls.slice(before)).toEqual([`findReceived ${forged(1)}`])
+        expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
+
+        // Under its own pix, named twice, with its id twice: asked about once.
+        const confirmed = psp.psp.calls.length
+        yield* settlements.notified([
+          { endToEndId: pix.endToEndId, returnIds: [returnId!, returnId!] },
+          { endToEndId: pix.endToEndId, returnIds: [returnId!] }
+        ])
+        expect(psp.psp.calls.slice(confirmed).filter((call) => call.includes(returnId!))).toEqual([
+          `findReturn ${returnId}`
+        ])
+        expect((yield* find(principal, invoice.secureId)).status).toBe("partially_refunded")
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
 })

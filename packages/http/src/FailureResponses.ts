@@ -20,6 +20,7 @@ import type {
   InvalidDueDate,
   InvoiceNotFound,
   MoveNotAllowed,
+  PixProviderRefused,
   PixProviderUnavailable,
   PostbackTargetRefused,
   SandboxOnly,
@@ -39,6 +40,7 @@ type Failure =
   | InvalidDueDate
   | AcquirerUnavailable
   | PixProviderUnavailable
+  | PixProviderRefused
   | StorageUnavailable
   | Invoice.AmountOutOfRange
   | Invoice.TotalMismatch
@@ -105,6 +107,13 @@ export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
       return new Unavailable({
         code: "provider_unavailable",
         message: "the pix provider cannot be reached: nothing was created; try again with the same Idempotency-Key"
+      }) as never
+    case "PixProviderRefused":
+      // A definite no: the same request would get it again. What the provider said of the request is the
+      // merchant's to read (its problem details name fields and rules, never hosts or credentials).
+      return new Unprocessable({
+        code: "unprocessable",
+        message: `the pix provider refused the charge: ${failure.reason}; nothing was created`
       }) as never
     case "AmountOutOfRange":
       return new Unprocessable({ code: "amount_out_of_range", message: failure.message }) as never

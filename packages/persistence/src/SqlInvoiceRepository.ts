@@ -616,11 +616,30 @@ export const layer = Layer.effect(
           UPDATE pix_rejections SET return_state = ${state}, settled_at = ${at}::timestamptz
           WHERE return_id = ${returnId} AND return_state = 'pending'`.pipe(Effect.asVoid, storage),
 
-      findPixRejection: (returnId) =>
-        sql`${selectPixRejection} WHERE return_id = ${returnId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toPixRejection)),
-          storage
-        ),
+      findPendingReturns: (returnIds) =>
+        returnIds.length === 0
+          ? Effect.succeed({ refunds: [], rejections: [] })
+          : // Both kinds in one statement: a refund's row and a rejection's, told apart by `kind`.
+            sql`
+              SELECT 'refund' AS kind, f.id, f.invoice_id, i.company_id, i.mode, f.amount, f.return_id,
+                i.pix_end_to_end_id AS end_to_end_id, f.status AS state, fatura_ts(f.created_at) AS created_at
+              FROM refunds f JOIN invoices i ON i.id = f.invoice_id
+              WHERE f.return_id IN ${sql.in(returnIds)} AND f.status = 'pending'
+              UNION ALL
+              SELECT 'rejection', NULL, r.invoice_id, NULL, NULL, r.amount, r.return_id, r.end_to_end_id,
+                r.return_state, fatura_ts(r.created_at)
+              FROM pix_rejections r
+              WHERE r.return_id IN ${sql.in(returnIds)} AND r.return_state = 'pending'`.pipe(
+              Effect.map((rows) => ({
+                refunds: rows
+                  .filter((row) => row.kind === "refund")
+                  .map((row) => toPendingRefund({ ...row, pix_end_to_end_id: row.end_to_end_id, status: row.state })),
+                rejections: rows
+                  .filter((row) => row.kind === "rejection")
+                  .map((row) => toPixRejection({ ...row, return_state: row.state }))
+              })),
+              storage
+            ),
 
       stalePixRejections: (createdBefore, limit) =>
         sql`

@@ -47,8 +47,10 @@ export const requestGrant = (
     HttpClientRequest.bodyUrlParams({ grant_type: "client_credentials" })
   )
   return PspExchange.send(client, timeout, request, what).pipe(
+    // No token is no call at all, whatever the PSP said (a wrong secret, a certificate it does not know): an outage
+    // of the account for the operator to mend, never a refusal of the call that needed the token.
     Effect.flatMap((answer) =>
-      PspExchange.isSuccess(answer)
+      PspExchange.classify(answer, what)._tag === "Success"
         ? PspExchange.decode(GrantedToken, answer, what).pipe(
             // Said without the answer's text: it may hold a token.
             Effect.mapError(() =>
@@ -57,7 +59,7 @@ export const requestGrant = (
               )
             )
           )
-        : Effect.fail(PspExchange.refused(answer, what))
+        : Effect.fail(PspExchange.unusable(answer, what))
     ),
     Effect.flatMap((granted) =>
       granted.token_type.toLowerCase() === "bearer"

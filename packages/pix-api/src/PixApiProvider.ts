@@ -1,7 +1,15 @@
 // The application's PixProvider over the API Pix of one PSP account: immediate charges (`cob`) under a txid derived
 // from the invoice, the pix received (`pix`), their returns (`devolucao`) and the webhook, each call with the account's
-// OAuth2 token over mutual TLS, and every failure to get a usable answer told as PixProviderUnavailable.
-import { PixProvider, type PixProviderUnavailable, type PixReturnRequest, type ReceivedPix } from "@fatura/application"
+// OAuth2 token over mutual TLS. Every answer is judged by `PspExchange.classify`: a definite refusal is
+// PixProviderRefused, and every failure to get a usable answer PixProviderUnavailable.
+import {
+  PixProvider,
+  type PixProviderFailure,
+  PixProviderRefused,
+  type PixProviderUnavailable,
+  type PixReturnRequest,
+  type ReceivedPix
+} from "@fatura/application"
 import type { Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
@@ -59,31 +67,52 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
       return body === undefined ? base : HttpClientRequest.bodyJsonUnsafe(base, body)
     }
 
-    /** A call whose answer is read by `read` when it is a success, and none when the PSP says it has no such thing. */
-    const find = <A>(
-      path: string,
-      read: (answer: PspExchange.Answer, what: string) => Effect.Effect<A, PixProviderUnavailable>
-    ): Effect.Effect<Option.Option<A>, PixProviderUnavailable> => {
-      const what = `GET ${path}`
-      return Effect.flatMap(authorized(request("GET", path), what), (answer) =>
-        PspExchange.isSuccess(answer)
-          ? Effect.map(read(answer, what), Option.some)
-          : PspExchange.isNotFound(answer)
-            ? Effect.succeed(Option.none())
-            : Effect.fail(PspExchange.refused(answer, what))
-      )
-    }
+    /**
+     * Sends a request and judges its answer (`PspExchange.classify`); no usable answer is PixProviderUnavailable.
+     * `what` names the call in messages: its method and path unless said.
+     */
+    const judged = (method: "GET" | "PUT", path: string, body?: unknown, what = `${method} ${path}`) =>
+      Effect.flatMap(authorized(request(method, path, body), what), (answer) => {
+        const verdict = PspExchange.classify(answer, what)
+        return verdict._tag === "Unavailable" ? Effect.fail(verdict.error) : Effect.succeed({ what, verdict })
+      })
 
-    const put = <A>(
+    const refusal = (what: string, status: number, reason: string) =>
+      new PixProviderRefused({ message: `the PSP refused ${what} (${status}): ${reason}`, reason })
+
+    type Read<A> = (answer: PspExchange.Answer, what: string) => Effect.Effect<A, PixProviderUnavailable>
+
+    /** A lookup: none when the PSP says it has no such thing (its 404); any other refusal is PixProviderRefused. */
+    const find = <A>(path: string, read: Read<A>): Effect.Effect<Option.Option<A>, PixProviderFailure> =>
+      Effect.flatMap(judged("GET", path), ({ what, verdict }): Effect.Effect<Option.Option<A>, PixProviderFailure> => {
+        switch (verdict._tag) {
+          case "Success":
+            return Effect.map(read(verdict.answer, what), Option.some)
+          case "NotFound":
+            return Effect.succeed(Option.none())
+          case "Refused":
+            return Effect.fail(refusal(what, verdict.status, verdict.reason))
+        }
+      })
+
+    /**
+     * A call that acts on what it names, or lists: a 404 (an unknown pix to return) is as definite a refusal as any
+     * other 4xx.
+     */
+    const must = <A>(
+      method: "GET" | "PUT",
       path: string,
       body: unknown,
-      read: (answer: PspExchange.Answer, what: string) => Effect.Effect<A, PixProviderUnavailable>
-    ): Effect.Effect<A, PixProviderUnavailable> => {
-      const what = `PUT ${path}`
-      return Effect.flatMap(authorized(request("PUT", path, body), what), (answer) =>
-        PspExchange.isSuccess(answer) ? read(answer, what) : Effect.fail(PspExchange.refused(answer, what))
+      read: Read<A>,
+      what?: string
+    ): Effect.Effect<A, PixProviderFailure> =>
+      Effect.flatMap(
+        judged(method, path, body, what),
+        ({ what, verdict }): Effect.Effect<A, PixProviderFailure> =>
+          verdict._tag === "Success"
+            ? read(verdict.answer, what)
+            : Effect.fail(refusal(what, verdict._tag === "NotFound" ? 404 : verdict.status, verdict.reason))
       )
-    }
 
     const readReturn = (answer: PspExchange.Answer, what: string) =>
       Effect.flatMap(PspExchange.decode(ApiPixAnswers.PixReturn, answer, what), (pixReturn) => {
@@ -103,23 +132,29 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
         "paginacao.paginaAtual": String(page),
         "paginacao.itensPorPagina": String(pageSize)
       })
-      const path = `/pix?${query.toString()}`
-      const what = `GET /pix (page ${page})`
-      return Effect.flatMap(authorized(request("GET", path), what), (answer) =>
-        PspExchange.isSuccess(answer)
-          ? PspExchange.decode(ApiPixAnswers.PixPage, answer, what)
-          : Effect.fail(PspExchange.refused(answer, what))
+      return must(
+        "GET",
+        `/pix?${query.toString()}`,
+        undefined,
+        (answer, what) => PspExchange.decode(ApiPixAnswers.PixPage, answer, what),
+        `GET /pix (page ${page})`
       )
     }
 
-    const logged = <A>(effect: Effect.Effect<A, PixProviderUnavailable>) =>
-      Effect.tapError(effect, (error) => Effect.logWarning(`pix provider (API Pix) unavailable: ${error.message}`))
+    /** A refusal is logged as an error: one the PSP repeats for every call is a setting of the account to fix. */
+    const logged = <A>(effect: Effect.Effect<A, PixProviderFailure>) =>
+      Effect.tapError(effect, (error) =>
+        error._tag === "PixProviderRefused"
+          ? Effect.logError(`pix provider (API Pix) refused: ${error.message}`)
+          : Effect.logWarning(`pix provider (API Pix) unavailable: ${error.message}`)
+      )
 
     return PixProvider.of({
       txidOf,
 
       charge: (charge) =>
-        put(
+        must(
+          "PUT",
           `/cob/${segment(charge.txid)}`,
           {
             calendario: { expiracao: Math.max(1, Math.round(charge.expiresIn)) },
@@ -164,7 +199,8 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
         }).pipe(logged),
 
       requestReturn: ({ endToEndId, returnId, amount, reason }: PixReturnRequest) =>
-        put(
+        must(
+          "PUT",
           returnPath(endToEndId, returnId),
           {
             valor: PixAmount.fromCents(amount),
@@ -176,7 +212,7 @@ const make = (settings: PixApiSettings, options: LayerOptions) =>
       findReturn: (endToEndId, returnId) => find(returnPath(endToEndId, returnId), readReturn).pipe(logged),
 
       registerWebhook: (url) =>
-        put(`/webhook/${segment(settings.pixKey)}`, { webhookUrl: url }, () => Effect.void).pipe(logged)
+        must("PUT", `/webhook/${segment(settings.pixKey)}`, { webhookUrl: url }, () => Effect.void).pipe(logged)
     })
   })
 

@@ -1,6 +1,7 @@
-// One exchange with the PSP: a request sent and its answer read within the time allowed, and every way of not getting
-// a usable answer told as PixProviderUnavailable, in words that name the call and what happened — never a header,
-// so never a credential or a token.
+// One exchange with the PSP: a request sent and its answer read within the time allowed, and what the answer means
+// (`classify`): a success, a thing the PSP does not have, a definite refusal, or no usable answer — the last told as
+// PixProviderUnavailable, in words that name the call and what happened, never a header, so never a credential or a
+// token.
 import { PixProviderUnavailable } from "@fatura/application"
 import { Duration, Effect, Option, Predicate, Schema } from "effect"
 import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
@@ -88,21 +89,52 @@ export const problemOf = (answer: Answer): Option.Option<Problem> =>
     )
   )
 
-/** An answer the call cannot use, told with its status and what the PSP said of it (problem details or OAuth2's error). */
-export const refused = (answer: Answer, what: string): PixProviderUnavailable => {
-  const oauth = Option.flatMap(parseJson(answer.text), Schema.decodeUnknownOption(OAuthError))
-  const said = Option.match(problemOf(answer), {
+/** What the PSP said of an error answer, in one line: its problem details, or OAuth2's error; empty when neither. */
+export const describe = (answer: Answer): string =>
+  Option.match(problemOf(answer), {
     onSome: describeProblem,
     onNone: () =>
-      Option.match(oauth, {
+      Option.match(Option.flatMap(parseJson(answer.text), Schema.decodeUnknownOption(OAuthError)), {
         onSome: (error) => [error.error, error.error_description].filter((part) => part !== undefined).join(": "),
         onNone: () => ""
       })
   })
+
+/** An answer the call cannot use, told with its status and what the PSP said of it. */
+export const unusable = (answer: Answer, what: string): PixProviderUnavailable => {
+  const said = describe(answer)
   return unavailable(`the PSP answered ${what} with ${answer.status}${said === "" ? "" : ` ${said}`}`)
 }
 
-export const isSuccess = (answer: Answer) => answer.status >= 200 && answer.status < 300
+/**
+ * What an answer of the API Pix means, whatever the call:
+ *
+ * - `Success`: a 2xx, whose body the call then reads.
+ * - `NotFound`: a 404 with problem details, the API Pix's answer for a charge, pix or return it does not have.
+ * - `Refused`: any other 4xx with problem details — 400, 403, 409, 422… — except 401, 408 and 429: the PSP took the
+ *   request and said no, and the same request would get the same answer. `reason` is what its problem details say.
+ * - `Unavailable`: everything else, which asking again later may mend — a 5xx, a 429 (too many requests), a 408, a
+ *   401 (the adapter has already renewed its token once), a 3xx, and an error without problem details (a proxy's or
+ *   a load balancer's page is not the PSP answering about the request).
+ *
+ * Not reaching the PSP at all (refused connection, TLS, timeout) is `PixProviderUnavailable` before any answer.
+ */
+export type Verdict =
+  | { readonly _tag: "Success"; readonly answer: Answer }
+  | { readonly _tag: "NotFound"; readonly reason: string }
+  | { readonly _tag: "Refused"; readonly status: number; readonly reason: string }
+  | { readonly _tag: "Unavailable"; readonly error: PixProviderUnavailable }
 
-/** A 404 with problem details: what the API Pix answers for a charge, pix or return it does not have. */
-export const isNotFound = (answer: Answer) => answer.status === 404 && Option.isSome(problemOf(answer))
+/** Statuses that say "not now" rather than "no": the request may succeed when asked again. */
+const askAgain = new Set([401, 408, 429])
+
+export const classify = (answer: Answer, what: string): Verdict => {
+  const { status } = answer
+  if (status >= 200 && status < 300) return { _tag: "Success", answer }
+  const problem = problemOf(answer)
+  if (status >= 400 && status < 500 && !askAgain.has(status) && Option.isSome(problem)) {
+    const reason = describeProblem(problem.value) || problem.value.type || `${status}`
+    return status === 404 ? { _tag: "NotFound", reason } : { _tag: "Refused", status, reason }
+  }
+  return { _tag: "Unavailable", error: unusable(answer, what) }
+}

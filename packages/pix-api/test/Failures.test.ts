@@ -1,14 +1,15 @@
 // Every way of not getting a usable answer from the PSP is PixProviderUnavailable, quickly and with a message that
 // says what happened — a client the PSP does not know, a PSP the client does not trust, nothing listening, a PSP too
-// slow, failing, refusing the request or answering what is not the API Pix — logged as a warning, and never with the
-// client's secret or a token. PEM files that cannot be used stop the layer from being built.
+// slow, failing, limiting the client or answering what is not the API Pix — logged as a warning; a PSP that refuses
+// the request with its problem details is PixProviderRefused, logged as an error; neither ever tells the client's
+// secret or a token. PEM files that cannot be used stop the layer from being built.
 
 import { writeFileSync } from "node:fs"
 import { createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { PixProvider, type PixProviderUnavailable } from "@fatura/application"
+import { PixProvider, type PixProviderFailure } from "@fatura/application"
 import { Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import * as PixApi from "../src/index.js"
@@ -38,27 +39,33 @@ afterEach(async () => {
 afterAll(() => psp?.stop())
 
 interface Failure {
-  readonly error: PixProviderUnavailable
+  readonly error: PixProviderFailure
   readonly elapsedMs: number
   readonly exchanges: Exchanges
-  /** The warnings logged. */
+  /** The lines logged at the level of the failure: warnings for PixProviderUnavailable, errors for PixProviderRefused. */
   readonly warnings: ReadonlyArray<string>
 }
 
+type Call<A> = (pix: PixProvider["Service"]) => Effect.Effect<A, PixProviderFailure>
+type Transform = (client: HttpClient.HttpClient) => HttpClient.HttpClient
+
 /**
- * Runs `call` with a provider for `settings` and expects it to fail with PixProviderUnavailable (a defect fails the
- * test), logging a warning that tells neither the secret nor any token granted.
+ * Runs `call` with a provider for `settings` and expects it to fail with `expected` (a defect fails the test),
+ * logging it at its level (a warning, or an error for a refusal) in words that tell neither the secret nor any token
+ * granted.
  */
-const failing = <A>(
-  call: (pix: PixProvider["Service"]) => Effect.Effect<A, PixProviderUnavailable>,
+const failingWith = <A>(
+  expected: PixProviderFailure["_tag"],
+  call: Call<A>,
   settings: PixApi.PixApiSettings = settingsOf(psp),
-  transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+  transformClient?: Transform
 ): Effect.Effect<Failure> => {
   const exchanges = new Exchanges(contract)
   const warnings: Array<string> = []
+  const level = expected === "PixProviderRefused" ? "Error" : "Warn"
   const logger = Logger.layer([
     Logger.make(({ logLevel, message }) => {
-      if (logLevel === "Warn") warnings.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
+      if (logLevel === level) warnings.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
     })
   ])
   const started = performance.now()
@@ -67,7 +74,7 @@ const failing = <A>(
     Effect.map((error) => ({ error, elapsedMs: performance.now() - started, exchanges, warnings })),
     Effect.tap(({ error }) =>
       Effect.sync(() => {
-        expect(error._tag).toBe("PixProviderUnavailable")
+        expect(error._tag).toBe(expected)
         expect(warnings.length).toBeGreaterThan(0)
         for (const warning of warnings) expect(warning).toContain(error.message)
         const secrets = [
@@ -95,6 +102,14 @@ const failing = <A>(
     Effect.orDie
   )
 }
+
+/** `call` fails with PixProviderUnavailable, logged as a warning. */
+const failing = <A>(call: Call<A>, settings?: PixApi.PixApiSettings, transformClient?: Transform) =>
+  failingWith("PixProviderUnavailable", call, settings, transformClient)
+
+/** `call` fails with PixProviderRefused, logged as an error. */
+const refusing = <A>(call: Call<A>, settings?: PixApi.PixApiSettings, transformClient?: Transform) =>
+  failingWith("PixProviderRefused", call, settings, transformClient)
 
 const findCharge = (pix: PixProvider["Service"]) => pix.findCharge(chargeRequest().txid)
 
@@ -215,15 +230,17 @@ describe("a PSP that does not answer", () => {
 })
 
 describe("an answer the adapter cannot use", () => {
-  it.live("a request the PSP refuses (400): unavailable, with the PSP's title, detail and violations", () =>
+  it.live("a request the PSP refuses (400): refused, the PSP's title, detail and violations its reason", () =>
     Effect.gen(function* () {
-      const { error, exchanges } = yield* failing(
+      const { error, exchanges } = yield* refusing(
         (pix) => pix.charge(chargeRequest()),
         settingsOf(psp, { pixKey: "someone-else@example.com" })
       )
-      expect(error.message).toMatch(
-        /^the PSP answered PUT \/cob\/\w+ with 400 Cobrança inválida\. — .+ \(cob\.chave: A chave não pertence a este usuário recebedor\.\)$/
+      if (error._tag !== "PixProviderRefused") throw new Error("not refused")
+      expect(error.reason).toMatch(
+        /^Cobrança inválida\. — .+ \(cob\.chave: A chave não pertence a este usuário recebedor\.\)$/
       )
+      expect(error.message).toMatch(/^the PSP refused PUT \/cob\/\w+ \(400\): Cobrança inválida\. — /)
       expect(exchanges.apiCalls).toEqual(["PUT /cob/… 400"])
     })
   )
@@ -287,6 +304,55 @@ describe("an answer the adapter cannot use", () => {
         answering(() => new Response("Internal Server Error", { status: 500 }))
       )
       expect(broken.error.message).toMatch(/^the PSP answered GET \/cob\/\w+ with 500$/)
+    })
+  )
+
+  const problem = (status: number, title: string) =>
+    Response.json(
+      { type: "https://pix.bcb.gov.br/api/v2/error/AcessoNegado", title, status, detail: "Não." },
+      { status, headers: { "content-type": "application/problem+json" } }
+    )
+
+  it.live("a lookup the PSP refuses with problem details (403): refused, not none", () =>
+    Effect.gen(function* () {
+      const { error } = yield* refusing(
+        findCharge,
+        settingsOf(psp),
+        answering(() => problem(403, "Acesso Negado"))
+      )
+      expect(error).toMatchObject({ _tag: "PixProviderRefused", reason: "Acesso Negado — Não." })
+    })
+  )
+
+  it.live("a 4xx that is no API Pix answer (an HTML 403 of a proxy, a 404 without problem details): unavailable", () =>
+    Effect.gen(function* () {
+      const proxy = yield* failing(
+        findCharge,
+        settingsOf(psp),
+        answering(
+          () => new Response("<html>Forbidden</html>", { status: 403, headers: { "content-type": "text/html" } })
+        )
+      )
+      expect(proxy.error.message).toMatch(/^the PSP answered GET \/cob\/\w+ with 403$/)
+      const wrongUrl = yield* failing(
+        findCharge,
+        settingsOf(psp),
+        answering(() => new Response("Not Found", { status: 404 }))
+      )
+      expect(wrongUrl.error.message).toMatch(/^the PSP answered GET \/cob\/\w+ with 404$/)
+    })
+  )
+
+  it.live("a 401 with problem details even after a new token: unavailable, asked again later", () =>
+    Effect.gen(function* () {
+      const { error, exchanges } = yield* failing(
+        findCharge,
+        settingsOf(psp),
+        answering(() => problem(401, "Não Autorizado"))
+      )
+      expect(error.message).toMatch(/^the PSP answered GET \/cob\/\w+ with 401 Não Autorizado — Não\.$/)
+      // The token was renewed once, between the two calls.
+      expect(exchanges.tokenRequests).toBe(2)
     })
   )
 })

@@ -1,6 +1,6 @@
 // Returns (refunds) of pix received at the local PSP: asked, processing, then returned once the PSP settles them, or
-// refused while its simulator refuses them; asked again under the same id, the same return. Every exchange is held
-// to the API Pix document.
+// refused while its simulator refuses them — later, or at once when it is asked (PixProviderRefused, with the PSP's
+// reason); asked again under the same id, the same return. Every exchange is held to the API Pix document.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { PixProvider } from "@fatura/application"
@@ -33,7 +33,7 @@ beforeAll(async () => {
 })
 afterEach(async () => {
   // The switches are effects: run, not merely awaited.
-  await Effect.runPromise(psp.switches.change({ refuseRefunds: false }))
+  await Effect.runPromise(psp.switches.change({ refuseRefunds: false, refuseRefundRequests: false }))
   expect(contract.problems).toEqual([])
 })
 afterAll(() => psp?.stop())
@@ -116,6 +116,47 @@ describe("requestReturn and findReturn", () => {
         const refused = yield* settled(endToEndId, "refused1")
         expect(refused).toEqual({ _tag: "Refused", reason: expect.any(String) })
         if (refused._tag === "Refused") expect(refused.reason.length).toBeGreaterThan(0)
+      })
+    )
+  )
+
+  it.live("fails with PixProviderRefused, the PSP's violations its reason, for a return it refuses when asked", () =>
+    withProvider(
+      Effect.gen(function* () {
+        const pix = yield* PixProvider
+        const endToEndId = yield* receivedPix(5_000)
+        yield* psp.switches.change({ refuseRefundRequests: true })
+        const request = { endToEndId, returnId: "toolate1", amount: Cents.make(5_000), reason: null }
+        const refused = yield* Effect.flip(pix.requestReturn(request))
+        expect(refused).toMatchObject({
+          _tag: "PixProviderRefused",
+          reason: expect.stringMatching(/^Devolução inválida\. — .+ \(e2eid: O prazo de 90 dias .+\)$/)
+        })
+        expect(refused.message).toMatch(
+          /^the PSP refused PUT \/pix\/\w+\/devolucao\/toolate1 \(400\): Devolução inválida/
+        )
+        expect(exchanges.apiCalls.slice(-1)).toEqual(["PUT /pix/…/devolucao/toolate1 400"])
+        // None was made: there is nothing to find under that id.
+        expect(yield* pix.findReturn(endToEndId, "toolate1")).toEqual(Option.none())
+      })
+    )
+  )
+
+  it.live("fails with PixProviderRefused for a return of a pix the PSP never received", () =>
+    withProvider(
+      Effect.gen(function* () {
+        const pix = yield* PixProvider
+        const request = {
+          endToEndId: "E99999999202601011200abcdefghijk",
+          returnId: "nopix1",
+          amount: Cents.make(100),
+          reason: null
+        }
+        expect(yield* Effect.flip(pix.requestReturn(request))).toMatchObject({
+          _tag: "PixProviderRefused",
+          reason: expect.stringContaining("E99999999202601011200abcdefghijk")
+        })
+        expect(exchanges.apiCalls.slice(-1)).toEqual(["PUT /pix/…/devolucao/nopix1 404"])
       })
     )
   )

@@ -15,7 +15,7 @@ import {
   type Registration
 } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
-import { CardVelocity, FaturaHttp, NodeServer, RequestLimits } from "@fatura/http"
+import { CardVelocity, FaturaHttp, NodeServer, PixNotificationsHttp, RequestLimits } from "@fatura/http"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -61,6 +61,11 @@ export interface AppOptions {
   readonly cardRateLimit?: number | undefined
   /** Where the rate limits count, as `REDIS_URL` says; this process's memory unless given. */
   readonly redisUrl?: string | undefined
+  /**
+   * Provider calls a second all pix notifications may make; by default too many to matter, so that only the tests of
+   * that allowance meet it.
+   */
+  readonly pixNotificationCallsPerSecond?: number
   /** How long a key's lookup is reused; the service's own default unless a test needs every request looked up. */
   readonly keyCacheTtl?: Duration.Input
   /** Where postbacks may go; the network check of SPEC 8.4 unless a test must reach loopback in live mode. */
@@ -113,6 +118,9 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
         : Layer.succeed(CardVelocity.CardRateLimit, options.cardRateLimit)
     ),
     Layer.provide(rateLimiter(options.redisUrl ?? "")),
+    Layer.provide(
+      Layer.succeed(PixNotificationsHttp.ProviderCallsPerSecond, options.pixNotificationCallsPerSecond ?? 1_000_000)
+    ),
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs),

@@ -638,10 +638,18 @@ export const layer = Layer.effect(
           })
         ),
 
-      findPixRejection: (returnId) =>
-        database.read((tables) =>
-          Option.fromNullishOr([...tables.pixRejections.values()].find((rejection) => rejection.returnId === returnId))
-        ),
+      findPendingReturns: (returnIds) =>
+        database.read((tables) => {
+          const wanted = new Set(returnIds)
+          return {
+            refunds: pendingRefunds(tables).filter(
+              (refund) => refund.status === "pending" && wanted.has(refund.returnId)
+            ),
+            rejections: [...tables.pixRejections.values()].filter(
+              (rejection) => rejection.returnState === "pending" && wanted.has(rejection.returnId)
+            )
+          }
+        }),
 
       stalePixRejections: (createdBefore, limit) =>
         database.read((tables) =>

@@ -1,11 +1,12 @@
 // A stand-in pix provider, in memory: it builds the BR Code a PSP would hand back from the company's key (the same
 // request always gets the same code) and keeps its charges, so that a test can play what a PSP does afterwards —
-// a payer paying a charge (of its amount or another), a return the PSP settles or refuses, a PSP that cannot be
-// reached. Without a test driving it, no pix arrives and every return is settled at once, as in the sandbox.
+// a payer paying a charge (of its amount or another), a return the PSP settles, refuses later or refuses when asked, a
+// PSP that cannot be reached — and counts the calls it gets. Without a test driving it, no pix arrives and every
+// return is settled at once, as in the sandbox.
 import { type Cents, PixBrCode } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import * as Clock from "../Clock.js"
-import { PixProviderUnavailable } from "../Failures.js"
+import { PixProviderRefused, PixProviderUnavailable } from "../Failures.js"
 import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "../PixProvider.js"
 
 /** What the stand-in PSP keeps, and how it answers: for a test to read and to change. */
@@ -13,12 +14,17 @@ export interface Psp {
   readonly charges: Map<string, { readonly amount: Cents.Cents; readonly pix: Array<ReceivedPix> }>
   readonly received: Map<string, ReceivedPix>
   readonly returns: Map<string, { readonly request: PixReturnRequest; state: PixReturnState }>
-  /** How a return is first answered: settled at once (`Returned`), left `Processing`, or `Refused`. */
-  returnsAnswer: "Returned" | "Processing" | "Refused"
+  /**
+   * How a return is first answered: settled at once (`Returned`), left `Processing`, `Refused` (made, and not
+   * done), or refused when it is asked for (`RefusedWhenAsked`: `PixProviderRefused`, and no return is made).
+   */
+  returnsAnswer: "Returned" | "Processing" | "Refused" | "RefusedWhenAsked"
   /** Whether it cannot be reached: every call fails. */
   down: boolean
   /** Where it was told to notify. */
   webhookUrl: string | null
+  /** Every call it got, in order, as `method argument` (`findReceived E0000…`), reachable or not. */
+  readonly calls: Array<string>
 }
 
 export const make = () => {
@@ -28,13 +34,17 @@ export const make = () => {
     returns: new Map(),
     returnsAnswer: "Returned",
     down: false,
-    webhookUrl: null
+    webhookUrl: null,
+    calls: []
   }
   let sequence = 0
 
-  const reachable = Effect.suspend(() =>
-    psp.down ? Effect.fail(new PixProviderUnavailable({ message: "the test PSP is down" })) : Effect.void
-  )
+  /** Counts a call, then fails it when the PSP is down. */
+  const reachable = (call: string) =>
+    Effect.suspend(() => {
+      psp.calls.push(call)
+      return psp.down ? Effect.fail(new PixProviderUnavailable({ message: "the test PSP is down" })) : Effect.void
+    })
 
   /** A payer pays the charge (another amount when given), as the PSP records it; the pix it received. */
   const pay = (txid: string, amount?: number) =>
@@ -65,7 +75,7 @@ export const make = () => {
     txidOf: PixBrCode.staticTxidOf,
     charge: ({ company, pixKey, amount, txid }) =>
       Effect.andThen(
-        reachable,
+        reachable(`charge ${txid}`),
         Effect.sync(() => {
           if (!psp.charges.has(txid)) psp.charges.set(txid, { amount, pix: [] })
           return {
@@ -81,7 +91,7 @@ export const make = () => {
       ),
     findCharge: (txid) =>
       Effect.andThen(
-        reachable,
+        reachable(`findCharge ${txid}`),
         Effect.sync(() =>
           Option.map(Option.fromNullishOr(psp.charges.get(txid)), (charge) => ({
             txid,
@@ -93,19 +103,25 @@ export const make = () => {
       ),
     findReceived: (endToEndId) =>
       Effect.andThen(
-        reachable,
+        reachable(`findReceived ${endToEndId}`),
         Effect.sync(() => Option.fromNullishOr(psp.received.get(endToEndId)))
       ),
     listReceived: (from, to) =>
       Effect.andThen(
-        reachable,
+        reachable("listReceived"),
         Effect.sync(() => [...psp.received.values()].filter((pix) => pix.paidAt >= from && pix.paidAt <= to))
       ),
     requestReturn: (request) =>
       Effect.gen(function* () {
-        yield* reachable
+        yield* reachable(`requestReturn ${request.returnId}`)
         const known = psp.returns.get(request.returnId)
         if (known !== undefined) return known.state
+        if (psp.returnsAnswer === "RefusedWhenAsked") {
+          return yield* new PixProviderRefused({
+            message: `the test PSP refused return ${request.returnId}`,
+            reason: "the test PSP refuses returns when they are asked for"
+          })
+        }
         const at = yield* Clock.now
         const state: PixReturnState =
           psp.returnsAnswer === "Returned"
@@ -118,12 +134,12 @@ export const make = () => {
       }),
     findReturn: (_endToEndId, returnId) =>
       Effect.andThen(
-        reachable,
+        reachable(`findReturn ${returnId}`),
         Effect.sync(() => Option.map(Option.fromNullishOr(psp.returns.get(returnId)), (found) => found.state))
       ),
     registerWebhook: (url) =>
       Effect.andThen(
-        reachable,
+        reachable("registerWebhook"),
         Effect.sync(() => {
           psp.webhookUrl = url
         })
