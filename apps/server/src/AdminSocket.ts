@@ -2,7 +2,7 @@
 // database no other process may open it; the server therefore runs the CLI's procedures (`Administration`) for it,
 // through a Unix socket in the data directory. The socket sits in a directory of mode 0700 and is itself 0600: only
 // the user who runs the server may reach it, as only that user may read the database's files.
-import { chmodSync, lstatSync, mkdirSync, rmSync } from "node:fs"
+import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
 import { NodeSocket, NodeSocketServer } from "@effect/platform-node"
@@ -121,8 +121,10 @@ export const client = (inUse: EmbeddedLock.DataDirInUse) => {
     new ServerNotAnswering({ dataDir: inUse.dataDir, pid: inUse.pid, socket: path, reason })
   return Layer.unwrap(
     Effect.gen(function* () {
-      const unsafe = unlessPrivate(directoryOf(inUse.dataDir))
-      if (unsafe !== undefined) return yield* notAnswering(`its directory is not this user's alone: ${unsafe}`)
+      const directory = directoryOf(inUse.dataDir)
+      if (!existsSync(directory)) return yield* notAnswering("no admin socket")
+      const unsafe = unlessPrivate(directory)
+      if (unsafe !== undefined) return yield* notAnswering(`${directory} is not this user's alone: ${unsafe}`)
       yield* answering(path).pipe(Effect.mapError((error) => notAnswering(error.code ?? error.message)))
       return Layer.effect(Admin, RpcClient.make(Administration)).pipe(
         Layer.provide(RpcClient.layerProtocolSocket()),

@@ -309,7 +309,7 @@ const formatter: CliOutput.Formatter = {
  * Says why the run failed, unless `Command.run` has: a failure in one line; a defect — a bug — with all there is to
  * report it. The failure stays, for the exit code.
  */
-const report = (cause: Cause.Cause<unknown>) => {
+export const report = (cause: Cause.Cause<unknown>) => {
   if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
   const error = Cause.findErrorOption(cause)
   const said =
