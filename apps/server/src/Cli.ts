@@ -14,7 +14,7 @@ import { Argument, CliError, CliOutput, Command, Flag } from "effect/cli"
 import { RpcClientError } from "effect/rpc"
 import { Admin, type KeyReference, local } from "./Administration.js"
 import * as AdminSocket from "./AdminSocket.js"
-import * as Serve from "./Serve.js"
+import type * as ServeModule from "./Serve.js"
 import * as ServerConfig from "./ServerConfig.js"
 import * as Workers from "./Workers.js"
 
@@ -85,6 +85,9 @@ const pixKeyForms = "a CPF, a CNPJ, an email, a phone as +55 and 10 or 11 digits
 
 const FeePlanJson = Schema.fromJsonString(FeePlan.FeePlan)
 
+/** The HTTP server, loaded only to serve: the other commands start in less time without it. */
+const serveModule: Effect.Effect<typeof ServeModule> = Effect.promise(() => import("./Serve.js"))
+
 const serve = Command.make(
   "serve",
   {
@@ -99,6 +102,7 @@ const serve = Command.make(
   ({ workers }) =>
     Effect.gen(function* () {
       const config = yield* ServerConfig.load
+      const Serve = yield* serveModule
       if (Workers.isWorker) return yield* Layer.launch(Serve.layer(config, "worker"))
       const database = Database.configFrom(config.databaseUrl, config.dataDir)
       const count = Option.getOrElse(workers, () => Workers.defaultCount(database))

@@ -1,15 +1,15 @@
 // SPEC 12.2 with `fatura serve` running on a fresh embedded database, as a newcomer runs it: its first start prints a
 // working demo key; the administrative commands, which cannot open a database the server holds, reach it through the
-// server's admin socket — which only the server's user may open — and print and exit as they do without a server; a
-// second server is refused; stopping the server removes its socket.
+// server's admin socket — which only the server's user may open — and print and exit as they do without a server (a
+// refusal too: the use case's error crosses the socket); a second server is refused; stopping the server removes its
+// socket.
 import type { ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as AdminSocket from "../src/AdminSocket.js"
 import { checkedFetch } from "./support/Contract.js"
-import { administer, embeddedIn, fatura } from "./support/FaturaCommands.js"
+import { administer, adminSocketOf, embeddedIn, failedWith, fatura } from "./support/FaturaCommands.js"
 import { freePort, startServer } from "./support/ServerProcess.js"
 
 // Every command is a process of its own, slow to start on a busy machine: the run of all of them has room.
@@ -69,8 +69,8 @@ describe("fatura serve on a fresh embedded database", { timeout: 600_000 }, () =
   })
 
   it("serves its admin socket to its own user alone", () => {
-    const directory = statSync(AdminSocket.directoryOf(dataDir))
-    const socket = statSync(AdminSocket.pathOf(dataDir))
+    const directory = statSync(join(dataDir, "admin"))
+    const socket = statSync(adminSocketOf(dataDir))
     expect(directory.isDirectory()).toBe(true)
     expect((directory.mode & 0o777).toString(8)).toBe("700")
     expect(socket.isSocket()).toBe(true)
@@ -86,6 +86,18 @@ describe("fatura serve on a fresh embedded database", { timeout: 600_000 }, () =
     expect(company.status).toBe(200)
     expect(((await company.json()) as { id: number }).id).toBe(companyId)
     expect((await companyWith(revokedKey)).status).toBe(401)
+  })
+
+  it("asks through it for --pix-key when the email cannot be the key, and takes the company with one", async () => {
+    const email = `${"a".repeat(65)}@loja.exam.br`
+    const args = ["company", "create", "--name", "Loja", "--cnpj", "11.222.333/0001-81", "--email", email]
+    failedWith(
+      await fatura(embeddedIn(dataDir), ...args),
+      `the email ${email} cannot be the company's pix key (an email pix key has at most 77 characters, this one ` +
+        "has 78): a pix key must be given with --pix-key"
+    )
+    const created = await fatura(embeddedIn(dataDir), ...args, "--pix-key", "11.222.333/0001-81", "--json")
+    expect(JSON.parse(created.stdout).company_id).toBeGreaterThan(0)
   })
 
   it("refuses a second server on its database, in one line", async () => {
@@ -114,6 +126,6 @@ describe("fatura serve on a fresh embedded database", { timeout: 600_000 }, () =
     const exited = new Promise<number | null>((resolve) => server.once("exit", resolve))
     server.kill("SIGTERM")
     expect(await exited).toBe(0)
-    expect(existsSync(AdminSocket.pathOf(dataDir))).toBe(false)
+    expect(existsSync(adminSocketOf(dataDir))).toBe(false)
   })
 })

@@ -3,6 +3,7 @@
 // each must print, so that the same run proves the same output and exit codes on any database, with or without a
 // running server.
 import { execFile } from "node:child_process"
+import { join } from "node:path"
 import { expect } from "vitest"
 import { main } from "./ServerProcess.js"
 
@@ -14,6 +15,9 @@ export interface CommandRun {
 
 /** The environment a command adds to this process's, naming its database: `embeddedIn(dir)`, or a `DATABASE_URL`. */
 export type DatabaseEnv = Readonly<Record<string, string>>
+
+/** Where the documentation says a server on the embedded database in `dataDir` serves the CLI's commands. */
+export const adminSocketOf = (dataDir: string) => join(dataDir, "admin", "fatura.sock")
 
 export const embeddedIn = (dataDir: string): DatabaseEnv => ({ DATABASE_URL: "", FATURA_DATA_DIR: dataDir })
 
