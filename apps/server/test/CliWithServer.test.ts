@@ -32,7 +32,8 @@ describe("fatura serve on a fresh embedded database", { timeout: 600_000 }, () =
     })
     server = started.child
     output = started.output
-  })
+    // Longer than `startServer` waits, so that a server that does not start says what it printed.
+  }, 120_000)
 
   afterAll(async () => {
     if (server.exitCode === null) {
