@@ -34,13 +34,13 @@ export class ServerNotAnswering extends Schema.TaggedError<ServerNotAnswering>()
   }
 }
 
-/** The socket's directory could not be made this user's alone. */
-export class AdminSocketUnsafe extends Schema.TaggedError<AdminSocketUnsafe>()("AdminSocketUnsafe", {
+/** The socket cannot be served: its directory cannot be made this user's alone, or an old socket removed. */
+export class AdminSocketUnusable extends Schema.TaggedError<AdminSocketUnusable>()("AdminSocketUnusable", {
   directory: Schema.String,
   reason: Schema.String
 }) {
   override get message() {
-    return `${this.directory} is not this user's alone: ${this.reason}`
+    return `no admin socket in ${this.directory}: ${this.reason}`
   }
 }
 
@@ -68,14 +68,18 @@ const listening = (dataDir: string) =>
         try: () => {
           mkdirSync(directory, { recursive: true, mode: 0o700 })
           const stat = lstatSync(directory)
-          // One of this user's, made wider by hand or by an older version: narrowed again.
+          // This user's, but opened to others by hand: narrowed again.
           if (stat.isDirectory() && stat.uid === process.getuid?.()) chmodSync(directory, 0o700)
-          rmSync(path, { force: true })
         },
-        catch: (cause) => new AdminSocketUnsafe({ directory, reason: String(cause) })
+        catch: (cause) => new AdminSocketUnusable({ directory, reason: String(cause) })
       })
       const unsafe = unlessPrivate(directory)
-      if (unsafe !== undefined) return yield* new AdminSocketUnsafe({ directory, reason: unsafe })
+      if (unsafe !== undefined)
+        return yield* new AdminSocketUnusable({ directory, reason: `it is not this user's alone: ${unsafe}` })
+      yield* Effect.try({
+        try: () => rmSync(path, { force: true }),
+        catch: (cause) => new AdminSocketUnusable({ directory, reason: String(cause) })
+      })
       const server = yield* NodeSocketServer.make({ path })
       chmodSync(path, 0o600)
       return server
