@@ -1,20 +1,61 @@
 // The `fatura` command line of SPEC 12.2.
 import { NodeServices } from "@effect/platform-node"
-import { ApiKeys, Companies } from "@fatura/application"
+import {
+  AmbiguousKeyPrefix,
+  CompanyNotFound,
+  KeyNotFound,
+  PixKeyRequired,
+  StorageUnavailable
+} from "@fatura/application"
 import { Company, Document, FeePlan, PixKey } from "@fatura/domain"
 import { Database, Migrations } from "@fatura/persistence"
-import { Console, Effect, Layer, Logger, Option, References, Result, Schema } from "effect"
-import { Argument, CliError, Command, Flag } from "effect/cli"
-import * as Serve from "./Serve.js"
+import { Cause, Console, Effect, Layer, Logger, Option, Predicate, References, Result, Schema } from "effect"
+import { Argument, CliError, CliOutput, Command, Flag } from "effect/cli"
+import { RpcClientError } from "effect/rpc"
+import { Admin, type KeyReference, local } from "./Administration.js"
+import * as AdminSocket from "./AdminSocket.js"
+import type * as ServeModule from "./Serve.js"
 import * as ServerConfig from "./ServerConfig.js"
-import * as Services from "./Services.js"
 import * as Workers from "./Workers.js"
 
-const servicesFromEnv = Layer.unwrap(
-  Effect.map(ServerConfig.load, (config) =>
-    Services.layer(Database.configFrom(config.databaseUrl, config.dataDir), config)
-  )
-)
+/** A failure in one line a person reads: what went wrong, in the CLI's words. */
+const describe = (error: unknown): string => {
+  if (error instanceof CompanyNotFound) return `no company with id ${error.companyId}`
+  if (error instanceof PixKeyRequired) return `${error.message} with --pix-key`
+  if (error instanceof KeyNotFound) return `no active secret key has the prefix ${error.prefix}`
+  if (error instanceof AmbiguousKeyPrefix) {
+    return `${error.count} active secret keys have the prefix ${error.prefix}: give the whole key to revoke one of them`
+  }
+  if (error instanceof StorageUnavailable) return `the database cannot be reached: ${error.message}`
+  if (error instanceof RpcClientError.RpcClientError) {
+    return `the server stopped answering before it said whether the command ran (${error.message}): check before running it again`
+  }
+  if (Predicate.hasProperty(error, "message") && typeof error.message === "string" && error.message !== "") {
+    return error.message
+  }
+  return String(error)
+}
+
+const userError = (error: unknown) => new CliError.UserError({ cause: error, userMessage: describe(error) })
+
+/**
+ * Runs one of the procedures of `Administration`: in this process over the configured database, or — when the
+ * embedded database is held by a running server — in that server, through its admin socket. Either way the command
+ * prints the same and exits the same.
+ */
+const administer = <A, E>(
+  procedure: (admin: Admin["Service"]) => Effect.Effect<A, E>,
+  options: { readonly migrate: boolean } = { migrate: true }
+) =>
+  Effect.gen(function* () {
+    const config = yield* ServerConfig.load
+    const database = Database.configFrom(config.databaseUrl, config.dataDir)
+    // Only the embedded database is ever in use by another process: on Postgres the catch never applies.
+    const admin = local(database, options).pipe(Layer.catchTag("DataDirInUse", AdminSocket.client))
+    return yield* Effect.gen(function* () {
+      return yield* procedure(yield* Admin)
+    }).pipe(Effect.provide(admin))
+  }).pipe(Effect.mapError(userError))
 
 const CompanyIdArgument = Argument.Int("companyId").pipe(
   Argument.withDescription("The company's numeric id"),
@@ -44,6 +85,9 @@ const pixKeyForms = "a CPF, a CNPJ, an email, a phone as +55 and 10 or 11 digits
 
 const FeePlanJson = Schema.fromJsonString(FeePlan.FeePlan)
 
+/** The HTTP server, loaded only to serve: the other commands start in less time without it. */
+const serveModule: Effect.Effect<typeof ServeModule> = Effect.promise(() => import("./Serve.js"))
+
 const serve = Command.make(
   "serve",
   {
@@ -58,6 +102,7 @@ const serve = Command.make(
   ({ workers }) =>
     Effect.gen(function* () {
       const config = yield* ServerConfig.load
+      const Serve = yield* serveModule
       if (Workers.isWorker) return yield* Layer.launch(Serve.layer(config, "worker"))
       const database = Database.configFrom(config.databaseUrl, config.dataDir)
       const count = Option.getOrElse(workers, () => Workers.defaultCount(database))
@@ -78,14 +123,11 @@ const serve = Command.make(
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function* () {
-    const config = yield* ServerConfig.load
-    const applied = yield* Migrations.run.pipe(
-      Effect.provide(Database.client(Database.configFrom(config.databaseUrl, config.dataDir)))
-    )
+    const applied = yield* administer((admin) => admin.Migrate(), { migrate: false })
     yield* Console.log(
       applied.length === 0
         ? "The database is up to date."
-        : applied.map(([id, name]) => `applied ${id}_${name}`).join("\n")
+        : applied.map(({ id, name }) => `applied ${id}_${name}`).join("\n")
     )
   })
 ).pipe(Command.withDescription("Apply the database migrations and exit"))
@@ -110,24 +152,19 @@ const companyCreate = Command.make(
   },
   (flags) =>
     Effect.gen(function* () {
-      const companies = yield* Companies
-      const registered = yield* companies
-        .register({
+      const registered = yield* administer((admin) =>
+        admin.CompanyCreate({
           name: flags.name,
           cnpj: Result.getOrThrow(Document.parse(flags.cnpj)).number,
           email: flags.email,
-          pixKey: Option.getOrUndefined(flags.pixKey),
-          feePlan: Option.getOrUndefined(flags.feePlan)
+          ...Option.match(flags.pixKey, { onNone: () => ({}), onSome: (pixKey) => ({ pixKey }) }),
+          ...Option.match(flags.feePlan, { onNone: () => ({}), onSome: (feePlan) => ({ feePlan }) })
         })
-        .pipe(
-          Effect.catchTag("PixKeyRequired", (required) =>
-            Effect.fail(new CliError.UserError({ cause: required, userMessage: `${required.message} with --pix-key` }))
-          )
-        )
+      )
       if (flags.json) {
         yield* Console.log(
           JSON.stringify({
-            company_id: registered.company.id,
+            company_id: registered.companyId,
             secret_key: registered.secretKey,
             webhook_secret: registered.webhookSecret
           })
@@ -136,13 +173,13 @@ const companyCreate = Command.make(
       }
       yield* Console.log(
         [
-          `company id           ${registered.company.id}`,
+          `company id           ${registered.companyId}`,
           `test secret key      ${registered.secretKey}`,
           `test webhook secret  ${registered.webhookSecret}`,
           "Both secrets are shown only now. A live key and its webhook secret: fatura keys create <id> --live."
         ].join("\n")
       )
-    }).pipe(Effect.provide(servicesFromEnv))
+    })
 ).pipe(Command.withDescription("Register a company; prints its id, a test secret key and its test webhook secret"))
 
 const blockCommand = (name: "block" | "unblock") =>
@@ -156,10 +193,9 @@ const blockCommand = (name: "block" | "unblock") =>
     },
     ({ companyId, kind }) =>
       Effect.gen(function* () {
-        const companies = yield* Companies
-        yield* companies.setBlock(companyId, kind, name === "block")
+        yield* administer((admin) => admin.CompanyBlock({ companyId, kind, blocked: name === "block" }))
         yield* Console.log(`company ${companyId}: ${kind} ${name === "block" ? "blocked" : "unblocked"}`)
-      }).pipe(Effect.provide(servicesFromEnv))
+      })
   ).pipe(Command.withDescription(`${name === "block" ? "Block" : "Unblock"} a company for one kind of operation`))
 
 const companyPixKey = Command.make(
@@ -170,10 +206,9 @@ const companyPixKey = Command.make(
   },
   ({ companyId, pixKey }) =>
     Effect.gen(function* () {
-      const companies = yield* Companies
-      const stored = yield* companies.setPixKey(companyId, pixKey)
+      const stored = yield* administer((admin) => admin.CompanyPixKey({ companyId, pixKey }))
       yield* Console.log(`company ${companyId}: pix key ${stored}`)
-    }).pipe(Effect.provide(servicesFromEnv))
+    })
 ).pipe(Command.withDescription("Replace the pix key a company's pix payments go to"))
 
 const company = Command.make("company").pipe(
@@ -189,9 +224,8 @@ const keysCreate = Command.make(
   },
   ({ companyId, live }) =>
     Effect.gen(function* () {
-      const keys = yield* ApiKeys
       const mode = live ? "live" : "test"
-      const issued = yield* keys.create(companyId, mode)
+      const issued = yield* administer((admin) => admin.KeysCreate({ companyId, mode }))
       // The key stays alone on the first line, for scripts that take it from there.
       yield* Console.log(issued.secretKey)
       if (issued.webhookSecret !== null) {
@@ -202,33 +236,60 @@ const keysCreate = Command.make(
           ].join("\n")
         )
       }
-    }).pipe(Effect.provide(servicesFromEnv))
+    })
 ).pipe(
   Command.withDescription(
     "Create a secret key for a company; it is printed once, with the mode's webhook secret when the company had none"
   )
 )
 
+/** A key's prefix as `keys list` prints it, with or without its ellipsis, or the whole secret key. */
+const listedPrefix = /^(sk_(?:test|live)_[0-9A-Za-z]{8})(?:…|\.\.\.)?$/
+const wholeKey = /^sk_(?:test|live)_[0-9A-Za-z]{32}$/
+
+const KeyText = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter(
+      (value: string) =>
+        listedPrefix.test(value) ||
+        wholeKey.test(value) ||
+        "must be a key's prefix as `keys list` prints it (sk_test_ or sk_live_ and 8 characters, with or without …), " +
+          "or the whole key"
+    )
+  )
+)
+
+const keyReference = (text: string): KeyReference =>
+  wholeKey.test(text)
+    ? { _tag: "SecretKey", secretKey: text }
+    : { _tag: "Prefix", prefix: listedPrefix.exec(text)![1]! }
+
 const keysRevoke = Command.make(
   "revoke",
-  { prefix: Argument.String("prefix").pipe(Argument.withDescription("The key's prefix, as `keys list` shows it")) },
-  ({ prefix }) =>
+  {
+    key: Argument.String("prefix").pipe(
+      Argument.withSchema(KeyText),
+      Argument.map(keyReference),
+      Argument.withDescription(
+        "The key's prefix as `keys list` prints it (sk_test_AbCd1234…, with or without the …), or the whole key"
+      )
+    )
+  },
+  ({ key }) =>
     Effect.gen(function* () {
-      const keys = yield* ApiKeys
-      const revoked = yield* keys.revoke(prefix)
-      yield* Console.log(revoked === 0 ? `no active key has the prefix ${prefix}` : `revoked ${revoked} key(s)`)
-    }).pipe(Effect.provide(servicesFromEnv))
-).pipe(Command.withDescription("Revoke the secret keys with this prefix"))
+      const revoked = yield* administer((admin) => admin.KeysRevoke({ key }))
+      yield* Console.log(`revoked ${revoked.prefix}…`)
+    })
+).pipe(Command.withDescription("Revoke the one active secret key with this prefix"))
 
 const keysList = Command.make("list", { companyId: CompanyIdArgument }, ({ companyId }) =>
   Effect.gen(function* () {
-    const keys = yield* ApiKeys
-    const records = yield* keys.list(companyId)
+    const records = yield* administer((admin) => admin.KeysList({ companyId }))
     for (const record of records) {
       const state = record.revokedAt === null ? "active" : `revoked ${record.revokedAt}`
       yield* Console.log(`${record.prefix}…  ${record.mode}  created ${record.createdAt}  ${state}`)
     }
-  }).pipe(Effect.provide(servicesFromEnv))
+  })
 ).pipe(Command.withDescription("List a company's secret keys (prefixes only)"))
 
 const keys = Command.make("keys").pipe(
@@ -241,6 +302,29 @@ export const fatura = Command.make("fatura").pipe(
   Command.withSubcommands([serve, migrate, company, keys])
 )
 
+/** Every failure the CLI prints, one line each on stderr: `fatura: ` and what went wrong. */
+const formatter: CliOutput.Formatter = {
+  ...CliOutput.defaultFormatter(),
+  formatError: (error) => `fatura: ${error.message}`,
+  formatErrors: (errors) => errors.map((error) => `fatura: ${error.message}`).join("\n")
+}
+
+/**
+ * Says why the run failed, unless `Command.run` has: a failure in one line; a defect — a bug — with all there is to
+ * report it. The failure stays, for the exit code.
+ */
+export const report = (cause: Cause.Cause<unknown>) => {
+  if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+  const error = Cause.findErrorOption(cause)
+  const said =
+    Cause.hasDies(cause) || Option.isNone(error)
+      ? Console.error(`fatura: an unexpected error, a bug; please report it with what follows\n${Cause.pretty(cause)}`)
+      : CliError.isCliError(error.value)
+        ? Effect.void
+        : Console.error(`fatura: ${describe(error.value)}`)
+  return Effect.andThen(said, Effect.failCause(cause))
+}
+
 export const run = (version: string) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
@@ -249,4 +333,4 @@ export const run = (version: string) =>
       Effect.provide(Logger.layer([Logger.consoleJson])),
       Effect.provide(NodeServices.layer)
     )
-  })
+  }).pipe(Effect.provide(CliOutput.layer(formatter)), Effect.catchCause(report))

@@ -16,6 +16,7 @@ import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
 import { RedisTokenBuckets } from "@fatura/redis"
 import { Console, type Duration, Effect, Layer, Option, References, Schedule } from "effect"
+import * as AdminSocket from "./AdminSocket.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as Services from "./Services.js"
 
@@ -130,10 +131,15 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
     migrate: role === "alone",
     pixProvider: Option.getOrUndefined(Option.map(config.pixApi, (settings) => PixApi.layer(settings)))
   })
-  const embedded = database._tag === "Embedded"
-  const embeddedOnly = embedded
-    ? Layer.merge(Layer.effectDiscard(printDemoCompany), embeddedWorker(config.pixReconcileEvery))
-    : Layer.empty
+  // Only this process may open the embedded database: the CLI's commands reach it through the admin socket.
+  const embeddedOnly =
+    database._tag === "Embedded"
+      ? Layer.mergeAll(
+          Layer.effectDiscard(printDemoCompany),
+          embeddedWorker(config.pixReconcileEvery),
+          database.dataDir === undefined ? Layer.empty : AdminSocket.serve(database.dataDir)
+        )
+      : Layer.empty
   // Every serving process registers it (`serve --workers N` has no other): the PSP takes the same URL again as it is.
   const pixWebhook = Option.isSome(config.pixApi) ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(

@@ -12,4 +12,5 @@ const teardown: Runtime.Teardown = (exit, onExit) =>
 // The version changesets gave this app, so that `fatura --version` says what a deployment runs.
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 
-Cli.run(version).pipe(NodeRuntime.runMain({ teardown }))
+// `Cli.run` says why a run failed, in one line (with a stack trace for a bug); the runtime adds nothing.
+Cli.run(version).pipe(NodeRuntime.runMain({ disableErrorReporting: true, teardown }))

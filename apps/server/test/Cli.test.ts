@@ -1,258 +1,204 @@
-// SPEC 12.2: the built `fatura` program as a newcomer runs it — first start on an empty embedded database
-// prints a working demo key — and the company and key commands on a database of their own.
-import { type ChildProcess, execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+// SPEC 12.2: the built `fatura` program's company and key commands when no server holds the database — on the embedded
+// database, and on Postgres when TEST_DATABASE_URL is set — printing what `CliWithServer.test.ts` sees them print
+// through a running server. Every failure is one line on stderr and exit code 1; a bug says so, with its stack. A
+// socket a dead server left behind does not stop the commands, and a socket that is not its user's alone is not used.
+import { execFile } from "node:child_process"
+import { createHash, randomBytes } from "node:crypto"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { promisify } from "node:util"
+import { Database } from "@fatura/persistence"
+import { Cause, Console, Effect, Exit, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { checkedFetch } from "./support/Contract.js"
-import { freePort, main, startServer } from "./support/ServerProcess.js"
+import * as Cli from "../src/Cli.js"
+import { administer, adminSocketOf, type CommandRun, embeddedIn, failedWith, fatura } from "./support/FaturaCommands.js"
+import { postgres } from "./support/TestDatabases.js"
 
-const run = promisify(execFile)
+/** Above Linux's largest process id: no process has it. */
+const deadPid = 2 ** 22 + 1
 
-const fatura = (dataDir: string, ...args: Array<string>) =>
-  run(process.execPath, [main, ...args], { env: { ...process.env, DATABASE_URL: "", FATURA_DATA_DIR: dataDir } })
+/** A socket as a server that was killed leaves it: the file is there and nothing listens on it. */
+const staleSocketAt = (path: string) =>
+  new Promise((resolve) => {
+    const listenAndDie =
+      "require('node:net').createServer().listen(process.argv[1], () => process.kill(process.pid, 'SIGKILL'))"
+    execFile(process.execPath, ["-e", listenAndDie, path], resolve)
+  })
 
-describe("fatura serve on a fresh embedded database", () => {
+/** A data directory whose admin socket's directory exists, as a server made it. */
+const withSocketDirectory = (dataDir: string) => {
+  mkdirSync(join(dataDir, "admin"), { recursive: true, mode: 0o700 })
+  return adminSocketOf(dataDir)
+}
+
+// Each command is a process of its own that opens the embedded database: slow to start on a busy machine.
+describe("fatura's company and key commands, with no server running", { timeout: 600_000 }, () => {
   let dataDir: string
-  let server: ChildProcess
-  let output: () => string
-  let baseUrl: string
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "fatura-serve-"))
-    const port = await freePort()
-    baseUrl = `http://127.0.0.1:${port}`
-    const started = await startServer({
-      ...process.env,
-      DATABASE_URL: "",
-      FATURA_DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1"
-    })
-    server = started.child
-    output = started.output
-  })
-
-  afterAll(async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve))
-      server.kill("SIGTERM")
-      await exited
-    }
-    rmSync(dataDir, { recursive: true, force: true })
-  })
-
-  it("prints the demo company's test key, and the key works", async () => {
-    const key = /sk_test_[0-9A-Za-z]{32}/.exec(output())?.[0]
-    expect(key, output()).toBeDefined()
-    expect(output()).toMatch(/test webhook secret {2}whsec_[0-9A-Za-z]{32}\n/)
-    const company = await checkedFetch(`${baseUrl}/api/v2/company`, { headers: { authorization: `Bearer ${key}` } })
-    expect(company.status).toBe(200)
-    const created = await checkedFetch(`${baseUrl}/api/v2/invoices`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        method: "pix",
-        total_price_cents: 1_990,
-        payer: { name: "Ana", cpf_cnpj: "529.982.247-25", email: "ana@example.com" }
-      })
-    })
-    expect(created.status).toBe(201)
-    const invoice = (await created.json()) as { secureId: string }
-    const found = await checkedFetch(`${baseUrl}/api/v2/invoices?id=${invoice.secureId}`, {
-      headers: { authorization: `Bearer ${key}` }
-    })
-    expect(found.status).toBe(200)
-  })
-
-  it("refuses to open its embedded database from a second process", async () => {
-    const failure = await fatura(dataDir, "keys", "list", "1").then(
-      () => undefined,
-      (error: { stdout: string; stderr: string; code: number }) => error
-    )
-    expect(failure?.code).not.toBe(0)
-    expect(`${failure?.stdout}${failure?.stderr}`).toMatch(/in use by process \d+/)
-  })
-
-  it("logs as JSON lines and never logs the key", () => {
-    const logLines = output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-    expect(logLines.length).toBeGreaterThan(0)
-    for (const line of logLines) {
-      expect(() => JSON.parse(line)).not.toThrow()
-      expect(line).not.toMatch(/sk_test_/)
-    }
-  })
-})
-
-// Each command is a process of its own that opens the embedded database: a test of six commands takes as long as
-// six starts, more when the suite runs files side by side.
-describe("fatura company and keys commands", { timeout: 120_000 }, () => {
-  let dataDir: string
+  let scratch: string
+  let administered: Awaited<ReturnType<typeof administer>>
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), "fatura-cli-"))
+    scratch = mkdtempSync(join(tmpdir(), "fatura-cli-scratch-"))
   })
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(scratch, { recursive: true, force: true })
+  })
 
-  it("creates a company, manages its keys and blocks", async () => {
-    const created = await fatura(
-      dataDir,
-      "company",
-      "create",
-      "--name",
-      "Sorveteria Açaí",
-      "--cnpj",
-      "11.444.777/0001-61",
-      "--email",
-      "oi@acai.example",
-      "--json"
+  it("migrates a fresh embedded database, saying what it applied", async () => {
+    const migrated = await fatura(embeddedIn(dataDir), "migrate")
+    expect(migrated.code, migrated.stderr).toBe(0)
+    expect(migrated.stdout).toMatch(/^applied 1_foundation\n(applied \d+_\w+\n)+$/)
+  })
+
+  it("runs every administrative command on the embedded database", async () => {
+    administered = await administer(embeddedIn(dataDir))
+  })
+
+  it("refuses a prefix two active keys share, naming how many, and revokes one by its whole key", async () => {
+    // Two keys whose prefixes are the same: one in a million million, made here by hand.
+    const prefix = administered.liveKey.slice(0, 16)
+    const twin = `${prefix}${randomBytes(24)
+      .toString("base64")
+      .replace(/[^0-9A-Za-z]/g, "0")
+      .slice(0, 24)}`
+    await Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const hash = createHash("sha256").update(twin).digest("hex")
+      yield* sql`
+        INSERT INTO api_keys (company_id, kind, mode, prefix, hash, created_at)
+        VALUES (${administered.companyId}, 'secret', 'live', ${prefix}, ${hash}, now())`
+    }).pipe(Effect.provide(Database.client({ _tag: "Embedded", dataDir })), Effect.scoped, Effect.runPromise)
+
+    const refused = await fatura(embeddedIn(dataDir), "keys", "revoke", `${prefix}…`)
+    failedWith(refused, `2 active secret keys have the prefix ${prefix}: give the whole key to revoke one of them`)
+    const byKey = await fatura(embeddedIn(dataDir), "keys", "revoke", twin)
+    expect(byKey).toEqual({ code: 0, stdout: `revoked ${prefix}…\n`, stderr: "" })
+  })
+
+  it("opens the database itself when the server that left a socket behind is gone", async () => {
+    await staleSocketAt(withSocketDirectory(dataDir))
+    writeFileSync(join(dataDir, "fatura.lock"), String(deadPid))
+    const listed = await fatura(embeddedIn(dataDir), "keys", "list", String(administered.companyId))
+    expect(listed.stderr).toBe("")
+    expect(listed.stdout).toContain(`${administered.liveKey.slice(0, 16)}…  live`)
+  })
+
+  it("says so in one line when the process that holds the database does not answer on its socket", async () => {
+    const held = join(scratch, "held")
+    const socket = withSocketDirectory(held)
+    await staleSocketAt(socket)
+    // This test's own process holds it: a process that is running and answers nothing.
+    writeFileSync(join(held, "fatura.lock"), String(process.pid))
+    failedWith(
+      await fatura(embeddedIn(held), "keys", "list", "1"),
+      `the embedded database in ${held} is in use by process ${process.pid}, and nothing answers on ${socket} ` +
+        "(ECONNREFUSED): if it is a fatura server that is starting, try again; otherwise stop it, or use DATABASE_URL"
     )
-    const company = JSON.parse(created.stdout.trim().split("\n").at(-1)!) as {
-      company_id: number
-      secret_key: string
-      webhook_secret: string
+  })
+
+  it("never connects to a socket whose directory other users may enter", async () => {
+    const open = join(scratch, "open")
+    const socket = withSocketDirectory(open)
+    chmodSync(join(open, "admin"), 0o755)
+    const listener = createServer()
+    let connections = 0
+    listener.on("connection", (connection) => {
+      connections++
+      connection.destroy()
+    })
+    await new Promise<void>((resolve) => listener.listen(socket, resolve))
+    writeFileSync(join(open, "fatura.lock"), String(process.pid))
+    try {
+      failedWith(
+        await fatura(embeddedIn(open), "keys", "list", "1"),
+        `the embedded database in ${open} is in use by process ${process.pid}, and nothing answers on ${socket} ` +
+          `(${join(open, "admin")} is not this user's alone: its mode is 755, not 700): if it is a fatura ` +
+          "server that is starting, try again; otherwise stop it, or use DATABASE_URL"
+      )
+      expect(connections).toBe(0)
+    } finally {
+      await new Promise((resolve) => listener.close(resolve))
     }
-    expect(company.company_id).toBeGreaterThan(0)
-    expect(company.secret_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/)
-    expect(company.webhook_secret).toMatch(/^whsec_/)
-
-    const live = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
-    expect(live.stdout.trim().split("\n")[0]).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
-
-    const listed = await fatura(dataDir, "keys", "list", String(company.company_id))
-    expect(listed.stdout).toContain(company.secret_key.slice(0, 16))
-    expect(listed.stdout).not.toContain(company.secret_key)
-    expect(listed.stdout).toMatch(/live/)
-
-    const revoked = await fatura(dataDir, "keys", "revoke", company.secret_key.slice(0, 16))
-    expect(revoked.stdout).toContain("revoked 1")
-    const again = await fatura(dataDir, "keys", "list", String(company.company_id))
-    expect(again.stdout).toMatch(/revoked/)
-
-    const blocked = await fatura(dataDir, "company", "block", String(company.company_id), "pix")
-    expect(blocked.stdout).toContain("pix blocked")
   })
 
-  it("prints the live webhook secret with a company's first live key only", async () => {
-    const created = await fatura(
-      dataDir,
-      "company",
-      "create",
-      "--name",
-      "Quitanda Boa",
-      "--cnpj",
-      "11.222.333/0001-81",
-      "--email",
-      "oi@quitanda.example",
-      "--json"
-    )
-    const company = JSON.parse(created.stdout.trim().split("\n").at(-1)!) as {
-      company_id: number
-      webhook_secret: string
-    }
-    const first = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
-    const [key, secret, ...rest] = first.stdout.trim().split("\n")
-    expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
-    expect(secret).toMatch(/^live webhook secret {2}whsec_[0-9A-Za-z]{32}$/)
-    expect(secret).not.toContain(company.webhook_secret)
-    expect(rest.join("\n")).toContain("shown only now")
-    const second = await fatura(dataDir, "keys", "create", String(company.company_id), "--live")
-    expect(second.stdout.trim()).toMatch(/^sk_live_[0-9A-Za-z]{32}$/)
+  it("says in one line that a data directory cannot be made", async () => {
+    const file = join(scratch, "a-file")
+    writeFileSync(file, "")
+    const failed = await fatura(embeddedIn(join(file, "data")), "keys", "list", "1")
+    expect(failed).toMatchObject({ code: 1, stdout: "" })
+    expect(failed.stderr).toMatch(/^fatura: the embedded database cannot use .*a-file\/data: ENOTDIR[^\n]*\n$/)
   })
 
-  it("refuses an invalid CNPJ", async () => {
-    await expect(
-      fatura(dataDir, "company", "create", "--name", "X", "--cnpj", "11.444.777/0001-62", "--email", "x@y.z")
-    ).rejects.toThrow()
-  })
-
-  /** The failure of a command that must fail: its exit code and everything it printed. */
-  const failureOf = (...args: Array<string>) =>
-    fatura(dataDir, ...args).then(
-      (success) => {
-        throw new Error(`expected a failure, got ${JSON.stringify(success)}`)
-      },
-      (error: { code: number; stdout: string; stderr: string }) => ({
-        code: error.code,
-        output: `${error.stdout}${error.stderr}`
-      })
-    )
-
-  it("refuses a --pix-key of no valid type with a clear message and a failing exit code", async () => {
-    for (const [pixKey, why] of [
+  it("refuses what it cannot parse — a CNPJ, pix keys of no valid type — in one line each", async () => {
+    const create = ["company", "create", "--name", "Loja", "--email", "loja@loja.example"]
+    const pixKeys = [
       ["joão@loja.example", "an email pix key must be plain ASCII"],
       ["529.982.247-24", "a CPF or CNPJ pix key: invalid check digits"],
       ["+1 415 555 0100", "a phone pix key is +55"],
       ["minha chave", "must be a CPF, a CNPJ"]
-    ] as const) {
-      const failure = await failureOf(
-        "company",
-        "create",
-        "--name",
-        "Loja",
-        "--cnpj",
-        "11.222.333/0001-81",
-        "--email",
-        "loja@loja.example",
-        "--pix-key",
-        pixKey
+    ] as const
+    // Refused before any database is opened: side by side.
+    const [cnpj, pixKeyReplaced, ...refused] = await Promise.all([
+      fatura(embeddedIn(dataDir), ...create, "--cnpj", "11.444.777/0001-62"),
+      fatura(embeddedIn(dataDir), "company", "pix-key", "1", "pix@"),
+      ...pixKeys.map(([pixKey]) =>
+        fatura(embeddedIn(dataDir), ...create, "--cnpj", "11.222.333/0001-81", "--pix-key", pixKey)
       )
-      expect(failure.code).not.toBe(0)
-      expect(failure.output).toContain(`Invalid value for flag --pix-key: "${pixKey}"`)
-      expect(failure.output).toContain(why)
-      expect(failure.output).not.toMatch(/\bat .*\.js:\d+/)
+    ])
+    const oneLine = (run: CommandRun, start: string, why: string) => {
+      expect(run.code).toBe(1)
+      expect(run.stderr.startsWith(`fatura: ${start}`), run.stderr).toBe(true)
+      expect(run.stderr).toContain(why)
+      expect(run.stderr.indexOf("\n")).toBe(run.stderr.length - 1)
     }
-  })
-
-  it("asks for --pix-key when the email cannot be the key, and takes the company with one", async () => {
-    const email = `${"a".repeat(65)}@loja.exam.br`
-    const args = ["company", "create", "--name", "Loja", "--cnpj", "11.222.333/0001-81", "--email", email]
-    const failure = await failureOf(...args)
-    expect(failure.code).not.toBe(0)
-    expect(failure.output).toContain(`the email ${email} cannot be the company's pix key`)
-    expect(failure.output).toContain("at most 77 characters")
-    expect(failure.output).toContain("--pix-key")
-    expect(failure.output).not.toMatch(/\bat .*\.js:\d+/)
-    const created = await fatura(dataDir, ...args, "--pix-key", "11.222.333/0001-81", "--json")
-    expect(JSON.parse(created.stdout.trim().split("\n").at(-1)!).company_id).toBeGreaterThan(0)
-  })
-
-  it("replaces a company's pix key with a valid one, in canonical form, and refuses any other", async () => {
-    const created = await fatura(
-      dataDir,
-      "company",
-      "create",
-      "--name",
-      "Loja",
-      "--cnpj",
-      "11.222.333/0001-81",
-      "--email",
-      "loja@loja.example",
-      "--json"
-    )
-    const companyId = String(JSON.parse(created.stdout.trim().split("\n").at(-1)!).company_id)
-    const replaced = await fatura(dataDir, "company", "pix-key", companyId, "+55 (11) 98888-7777")
-    expect(replaced.stdout.trim()).toBe(`company ${companyId}: pix key +5511988887777`)
-    const refused = await failureOf("company", "pix-key", companyId, "pix@")
-    expect(refused.code).not.toBe(0)
-    expect(refused.output).toContain("is not a valid email address")
+    oneLine(cnpj!, 'Invalid value for flag --cnpj: "11.444.777/0001-62"', "invalid check digits")
+    oneLine(pixKeyReplaced!, 'Invalid value for argument <key>: "pix@"', "is not a valid email address")
+    for (const [index, [pixKey, why]] of pixKeys.entries()) {
+      oneLine(refused[index]!, `Invalid value for flag --pix-key: "${pixKey}"`, why)
+    }
   })
 
   it("says the version changesets gave the app", async () => {
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
-    const { stdout } = await fatura(dataDir, "--version")
+    const { stdout } = await fatura(embeddedIn(dataDir), "--version")
     expect(stdout.trim()).toContain(version)
     expect(version).not.toBe("0.0.0")
   })
+})
 
-  it("migrates idempotently", async () => {
-    const first = await fatura(dataDir, "migrate")
-    expect(first.stdout).toMatch(/up to date|applied/)
-    const second = await fatura(dataDir, "migrate")
-    expect(second.stdout).toContain("up to date")
+describe.runIf(process.env.TEST_DATABASE_URL)("fatura's commands on Postgres", { timeout: 600_000 }, () => {
+  let database: Awaited<ReturnType<ReturnType<typeof postgres>["acquire"]>>
+  let url: string
+
+  beforeAll(async () => {
+    database = await postgres(process.env.TEST_DATABASE_URL!).acquire()
+    url = database.config._tag === "Postgres" ? Redacted.value(database.config.url) : ""
+  })
+  afterAll(() => database.release())
+
+  it("runs every administrative command as on the embedded database", async () => {
+    await administer({ DATABASE_URL: url })
+  })
+})
+
+describe("a bug in the CLI", () => {
+  it("is said to be one, with what there is to report it", async () => {
+    const printed: Array<string> = []
+    const console = Object.assign(Object.create(globalThis.console), {
+      error: (...args: ReadonlyArray<unknown>) => printed.push(args.join(" "))
+    })
+    const exit = await Cli.report(Cause.die(new Error("a contradiction"))).pipe(
+      Effect.provideService(Console.Console, console),
+      Effect.runPromiseExit
+    )
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(printed).toHaveLength(1)
+    expect(printed[0]).toMatch(/^fatura: an unexpected error, a bug; please report it with what follows\n/)
+    expect(printed[0]).toContain("Error: a contradiction")
+    expect(printed[0]).toMatch(/\bat .*Cli\.test\.ts:\d+/)
   })
 })

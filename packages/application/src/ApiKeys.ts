@@ -4,7 +4,7 @@ import type { Company, Invoice } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.js"
 import { type ApiKeyRecord, CompanyRepository } from "./CompanyRepository.js"
-import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
+import { AmbiguousKeyPrefix, CompanyNotFound, KeyNotFound, type StorageUnavailable } from "./Failures.js"
 import { PostbackRepository } from "./PostbackRepository.js"
 import { keyPrefix, newSecretKey, newWebhookSecret, sha256Hex } from "./Secrets.js"
 import { Transactions } from "./Transactions.js"
@@ -17,6 +17,14 @@ export interface IssuedKey {
   readonly webhookSecret: string | null
 }
 
+/**
+ * The secret key to revoke: by its prefix (`sk_test_` or `sk_live_` and 8 characters, as listings show it), or by the
+ * whole key, which tells apart two keys whose prefixes happen to be the same.
+ */
+export type KeyReference =
+  | { readonly _tag: "Prefix"; readonly prefix: string }
+  | { readonly _tag: "SecretKey"; readonly secretKey: string }
+
 export class ApiKeys extends Context.Service<
   ApiKeys,
   {
@@ -24,7 +32,10 @@ export class ApiKeys extends Context.Service<
       companyId: Company.CompanyId,
       mode: Invoice.Mode
     ) => Effect.Effect<IssuedKey, CompanyNotFound | StorageUnavailable>
-    readonly revoke: (prefix: string) => Effect.Effect<number, StorageUnavailable>
+    /** Revokes the one secret key, not revoked yet, that `reference` names; returns it as it is now. */
+    readonly revoke: (
+      reference: KeyReference
+    ) => Effect.Effect<ApiKeyRecord, KeyNotFound | AmbiguousKeyPrefix | StorageUnavailable>
     readonly list: (
       companyId: Company.CompanyId
     ) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, CompanyNotFound | StorageUnavailable>
@@ -67,9 +78,34 @@ export class ApiKeys extends Context.Service<
         transactions.withTransaction(insertKey(companyId, mode))
       )
 
-      const revoke = Effect.fn("ApiKeys.revoke")(function* (prefix: string) {
-        return yield* companies.revokeKeys(prefix, yield* Clock.now)
-      })
+      const activeKeys = (reference: KeyReference) =>
+        reference._tag === "Prefix"
+          ? companies.activeSecretKeys(reference.prefix)
+          : Effect.map(
+              Effect.flatMap(sha256Hex(reference.secretKey), companies.findKeyByHash),
+              Option.match({
+                onNone: () => [],
+                onSome: ({ key }) => (key.kind === "secret" && key.revokedAt === null ? [key] : [])
+              })
+            )
+
+      const revoke = Effect.fn("ApiKeys.revoke")((reference: KeyReference) =>
+        transactions.withTransaction(
+          Effect.gen(function* () {
+            // A whole key is never repeated back, not even in a refusal: its prefix names it.
+            const prefix = reference._tag === "Prefix" ? reference.prefix : keyPrefix(reference.secretKey)
+            const matching = yield* activeKeys(reference)
+            if (matching.length > 1) return yield* new AmbiguousKeyPrefix({ prefix, count: matching.length })
+            const key = matching[0]
+            const now = yield* Clock.now
+            // Revoked by another revocation since it was read: just as absent.
+            if (key === undefined || !(yield* companies.revokeKey(key.id, now))) {
+              return yield* new KeyNotFound({ prefix })
+            }
+            return { ...key, revokedAt: now }
+          })
+        )
+      )
 
       const list = Effect.fn("ApiKeys.list")(function* (companyId: Company.CompanyId) {
         yield* requireCompany(companyId)

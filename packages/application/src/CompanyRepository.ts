@@ -92,7 +92,10 @@ export class CompanyRepository extends Context.Service<
     readonly findKeyByHash: (
       hash: string
     ) => Effect.Effect<Option.Option<{ key: ApiKeyRecord; company: Company.Company }>, StorageUnavailable>
-    readonly revokeKeys: (prefix: string, now: Timestamp.Timestamp) => Effect.Effect<number, StorageUnavailable>
+    /** The secret keys with this prefix that are not revoked, in the order they were made. */
+    readonly activeSecretKeys: (prefix: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, StorageUnavailable>
+    /** Revokes the key with this id; false when it was revoked already. */
+    readonly revokeKey: (id: number, now: Timestamp.Timestamp) => Effect.Effect<boolean, StorageUnavailable>
     readonly listKeys: (id: Company.CompanyId) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, StorageUnavailable>
   }
 >()("@fatura/application/CompanyRepository") {}

@@ -24,6 +24,17 @@ export class CompanyNotFound extends Schema.TaggedError<CompanyNotFound>()("Comp
   companyId: Schema.Number
 }) {}
 
+/** No secret key that is not revoked has that prefix (CLI). */
+export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", {
+  prefix: Schema.String
+}) {}
+
+/** More than one secret key that is not revoked has that prefix (CLI): revoking them all would be a guess. */
+export class AmbiguousKeyPrefix extends Schema.TaggedError<AmbiguousKeyPrefix>()("AmbiguousKeyPrefix", {
+  prefix: Schema.String,
+  count: Schema.Number
+}) {}
+
 /** The database cannot be reached; the request may be retried later. */
 export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
   message: Schema.String

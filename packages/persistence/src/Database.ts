@@ -33,7 +33,7 @@ const applicationName = `fatura-${process.pid}`
 
 export const client = (
   config: DatabaseConfig
-): Layer.Layer<SqlClient.SqlClient, SqlError | EmbeddedLock.DataDirInUse> => {
+): Layer.Layer<SqlClient.SqlClient, SqlError | EmbeddedLock.DataDirInUse | EmbeddedLock.DataDirUnusable> => {
   if (config._tag === "Postgres") {
     return PgClient.layer({
       url: config.url,

@@ -14,6 +14,16 @@ export class DataDirInUse extends Schema.TaggedError<DataDirInUse>()("DataDirInU
   }
 }
 
+/** The data directory cannot be made or written (a file in its place, no permission): the operator's to fix. */
+export class DataDirUnusable extends Schema.TaggedError<DataDirUnusable>()("DataDirUnusable", {
+  dataDir: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `the embedded database cannot use ${this.dataDir}: ${this.reason}`
+  }
+}
+
 const isRunning = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -36,20 +46,23 @@ const tryLock = (path: string): number | undefined => {
 }
 
 /** Holds the directory's lock for the enclosing scope; a lock left by a dead process is taken over. */
-export const acquire = (dataDir: string) =>
-  Effect.acquireRelease(
+export const acquire = (dataDir: string) => {
+  const path = join(dataDir, "fatura.lock")
+  const unusable = (cause: unknown) => new DataDirUnusable({ dataDir, reason: (cause as Error).message })
+  const lock = Effect.try({ try: () => tryLock(path), catch: unusable })
+  return Effect.acquireRelease(
     Effect.gen(function* () {
-      mkdirSync(dataDir, { recursive: true })
-      const path = join(dataDir, "fatura.lock")
-      const holder = tryLock(path)
+      yield* Effect.try({ try: () => mkdirSync(dataDir, { recursive: true }), catch: unusable })
+      const holder = yield* lock
       if (holder === undefined) return path
       if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
         return yield* new DataDirInUse({ dataDir, pid: holder })
       }
       rmSync(path, { force: true })
-      const next = tryLock(path)
+      const next = yield* lock
       if (next !== undefined) return yield* new DataDirInUse({ dataDir, pid: next })
       return path
     }),
-    (path) => Effect.sync(() => rmSync(path, { force: true }))
+    () => Effect.sync(() => rmSync(path, { force: true }))
   )
+}

@@ -252,12 +252,20 @@ export const layer = Layer.effect(
           storage
         ),
 
-      revokeKeys: (prefix: string, now: Timestamp.Timestamp) =>
+      activeSecretKeys: (prefix) =>
+        sql`
+          SELECT ${keyColumns(sql)} FROM api_keys k
+          WHERE k.prefix = ${prefix} AND k.kind = 'secret' AND k.revoked_at IS NULL ORDER BY k.id`.pipe(
+          Effect.map((rows) => rows.map(toKey)),
+          storage
+        ),
+
+      revokeKey: (id, now) =>
         sql`
           UPDATE api_keys SET revoked_at = ${now}::timestamptz
-          WHERE prefix = ${prefix} AND kind = 'secret' AND revoked_at IS NULL
+          WHERE id = ${id} AND revoked_at IS NULL
           RETURNING id`.pipe(
-          Effect.map((rows) => rows.length),
+          Effect.map((rows) => rows.length === 1),
           storage
         ),
 

@@ -1,6 +1,6 @@
 // The CompanyRepository contract, as registration, authentication, 3-D Secure and the key CLI rely on it: a company
 // reads back as created; blocks and the pix key change one at a time; totals are per mode and the competition month
-// is São Paulo's; a key is found by its hash with its company, revoked by prefix, and listed; one public token per
+// is São Paulo's; a key is found by its hash with its company, found by prefix, revoked once, and listed; one public token per
 // company and mode.
 import { expect } from "@effect/vitest"
 import { CompanyRepository, type NewApiKey } from "@fatura/application"
@@ -185,7 +185,7 @@ onEachDatabase("CompanyRepository", (it) => {
     })
   )
 
-  it.effect("revokes the live secret keys of a prefix once, and lists a company's secret keys in order", () =>
+  it.effect("finds the active secret keys of a prefix, revokes a key once, and lists a company's keys in order", () =>
     Effect.gen(function* () {
       const companies = yield* CompanyRepository
       const company = yield* aCompany()
@@ -197,12 +197,14 @@ onEachDatabase("CompanyRepository", (it) => {
       yield* companies.insertKey(secretKey(other, "test", `sk_test_${other.id}`))
       yield* companies.publicToken(publicKey(company, "test", `pk_test_${company.id}_token`))
 
-      expect(yield* companies.revokeKeys(prefix, at(60))).toBe(2)
-      expect(yield* companies.revokeKeys(prefix, at(120))).toBe(0)
-      expect(yield* companies.revokeKeys("sk_test_nothing", at(120))).toBe(0)
+      expect(yield* companies.activeSecretKeys(prefix)).toEqual([first, second])
+      expect(yield* companies.revokeKey(first.id, at(60))).toBe(true)
+      expect(yield* companies.revokeKey(first.id, at(120))).toBe(false)
+      expect(yield* companies.activeSecretKeys(prefix)).toEqual([second])
+      expect(yield* companies.activeSecretKeys("sk_test_nothing")).toEqual([])
 
       const listed = yield* companies.listKeys(company.id)
-      expect(listed).toEqual([{ ...first, revokedAt: at(60) }, { ...second, revokedAt: at(60) }, kept])
+      expect(listed).toEqual([{ ...first, revokedAt: at(60) }, second, kept])
       expect(yield* companies.listKeys(unknownCompany)).toEqual([])
     })
   )

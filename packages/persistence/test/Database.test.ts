@@ -75,6 +75,18 @@ describe("EmbeddedLock", () => {
     )
   )
 
+  it.effect("refuses, as a failure the operator can fix, a data directory it cannot make", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function* () {
+        const file = join(dataDir, "a-file")
+        writeFileSync(file, "")
+        const refused = yield* Effect.scoped(EmbeddedLock.acquire(join(file, "data"))).pipe(Effect.flip)
+        expect(refused).toBeInstanceOf(EmbeddedLock.DataDirUnusable)
+        expect(refused.message).toMatch(/^the embedded database cannot use .*a-file\/data: ENOTDIR/)
+      })
+    )
+  )
+
   it.effect("takes over the lock a process that is gone left behind", () =>
     withDataDir((dataDir) =>
       Effect.gen(function* () {

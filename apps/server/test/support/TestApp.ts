@@ -179,7 +179,7 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
   const revokeKey = (prefix: string) =>
     runtime.runPromise(
       Effect.gen(function* () {
-        return yield* (yield* ApiKeys).revoke(prefix)
+        return yield* (yield* ApiKeys).revoke({ _tag: "Prefix", prefix })
       })
     )
 

@@ -159,24 +159,23 @@ export const layer = Layer.effect(
             : Option.some({ key: toApiKey(key), company: toCompany(tables.companies.get(key.companyId)!) })
         }),
 
-      revokeKeys: (prefix, now) =>
+      activeSecretKeys: (prefix) =>
+        database.read((tables) =>
+          [...tables.apiKeys.values()]
+            .filter((key) => key.prefix === prefix && key.kind === "secret" && key.revokedAt === null)
+            .sort((a, b) => a.id - b.id)
+            .map(toApiKey)
+        ),
+
+      revokeKey: (id, now) =>
         database.statement(
           Effect.gen(function* () {
-            const ids = yield* database.read((tables) =>
-              [...tables.apiKeys.values()]
-                .filter((key) => key.prefix === prefix && key.kind === "secret" && key.revokedAt === null)
-                .map((key) => key.id)
-            )
-            let revoked = 0
-            for (const id of ids) {
-              yield* database.lock(`api_keys ${id}`)
-              // Read again under the lock: another revocation may have got there first.
-              const key = (yield* database.read((tables) => tables.apiKeys.get(id)))!
-              if (key.revokedAt !== null) continue
-              yield* database.write(put("apiKeys", id, { ...key, revokedAt: now }))
-              revoked++
-            }
-            return revoked
+            yield* database.lock(`api_keys ${id}`)
+            // Read under the lock: another revocation may have got there first.
+            const key = yield* database.read((tables) => tables.apiKeys.get(id))
+            if (key === undefined || key.revokedAt !== null) return false
+            yield* database.write(put("apiKeys", id, { ...key, revokedAt: now }))
+            return true
           })
         ),
 
