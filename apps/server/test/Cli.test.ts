@@ -170,15 +170,23 @@ describe("fatura's company and key commands, with no server running", { timeout:
   })
 })
 
-describe.runIf(process.env.TEST_DATABASE_URL)("fatura's commands on Postgres", { timeout: 600_000 }, () => {
+// The CLI's other database: TEST_DATABASE_URL's server, else the machine's local one, as for the other tests of what
+// runs on Postgres (fatura serve --workers, fatura-worker).
+const adminUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
+
+describe("fatura's commands on Postgres", { timeout: 600_000 }, () => {
   let database: Awaited<ReturnType<ReturnType<typeof postgres>["acquire"]>>
   let url: string
 
   beforeAll(async () => {
-    database = await postgres(process.env.TEST_DATABASE_URL!).acquire()
+    database = await postgres(adminUrl)
+      .acquire()
+      .catch((error) => {
+        throw new Error(`these tests need a Postgres server at ${adminUrl} (set TEST_DATABASE_URL): ${error}`)
+      })
     url = database.config._tag === "Postgres" ? Redacted.value(database.config.url) : ""
   })
-  afterAll(() => database.release())
+  afterAll(() => database?.release())
 
   it("runs every administrative command as on the embedded database", async () => {
     await administer({ DATABASE_URL: url })
