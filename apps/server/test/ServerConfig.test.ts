@@ -1,5 +1,6 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
-// Idempotency-Key — 60 s unless set, and never shorter than such a request can run.
+// Idempotency-Key — 60 s unless set, and never shorter than such a request can run. FATURA_PIX_NOTIFICATION_CALLS, the
+// PSP calls a second all pix notifications may make together.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
@@ -51,5 +52,27 @@ describe("FATURA_IDEMPOTENCY_LEASE_SECONDS", () => {
   it("is a whole number of seconds", async () => {
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "45.5" }))._tag).toBe("Failure")
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "a minute" }))._tag).toBe("Failure")
+  })
+})
+
+describe("FATURA_PIX_NOTIFICATION_CALLS", () => {
+  const callsPerSecond = (env: Record<string, string>) =>
+    ServerConfig.load.pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
+      Effect.map((config) => config.pixNotificationCallsPerSecond),
+      Effect.result,
+      Effect.runPromise
+    )
+
+  it("is 5 a second unless set, and takes any whole number from 1", async () => {
+    expect(await callsPerSecond(bcb)).toMatchObject({ success: 5 })
+    expect(await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: "1" })).toMatchObject({ success: 1 })
+    expect(await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: "40" })).toMatchObject({ success: 40 })
+  })
+
+  it("refuses none at all, a fraction or a word", async () => {
+    for (const value of ["0", "-1", "2.5", "many"]) {
+      expect((await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: value }))._tag, value).toBe("Failure")
+    }
   })
 })
