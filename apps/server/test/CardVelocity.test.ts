@@ -24,6 +24,7 @@ describe.each(variants)("card tokenizations per public token on $name", ({ datab
   let port: number
 
   beforeAll(async () => {
+    // Room for a busy machine: a PGlite database to boot, and a redis-server to start.
     redisServer = redis ? await startRedisServer() : undefined
     app = await startApp(database, {
       cardRateLimit: perMinute,
@@ -32,7 +33,7 @@ describe.each(variants)("card tokenizations per public token on $name", ({ datab
       cardAcquirer: TestCardAcquirer.layer
     })
     port = Number(new URL(app.baseUrl).port)
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await app?.stop()
     await redisServer?.kill()

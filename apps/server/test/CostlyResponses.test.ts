@@ -32,9 +32,10 @@ describe.each(variants)("what a key's responses cost on $name", ({ database, red
   let redisServer: RedisServer | undefined
 
   beforeAll(async () => {
+    // Room for a busy machine: a PGlite database to boot, and a redis-server to start.
     redisServer = redis ? await startRedisServer() : undefined
     app = await startApp(database, { rateLimitPerKey: perSecond, redisUrl: redisServer?.url })
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await app?.stop()
     await redisServer?.kill()
@@ -98,7 +99,7 @@ describe.each(variants)("what a key's responses cost on $name", ({ database, red
 
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000))
     expect((await app.request("GET", "/api/v2/company", { key: secretKey })).status).toBe(200)
-  })
+  }, 90_000)
 
   it("leaves another key alone while a key is in debt: its ordinary pages go through up to its burst", async () => {
     const large = await companyWithLargeInvoices(25)
@@ -120,5 +121,5 @@ describe.each(variants)("what a key's responses cost on $name", ({ database, red
       )
     )
     expect(replies.map((reply) => reply.status)).toEqual(Array(burst - 1).fill(200))
-  })
+  }, 90_000)
 })

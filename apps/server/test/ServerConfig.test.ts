@@ -1,6 +1,7 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
 // Idempotency-Key — 60 s unless set, and never shorter than such a request can run; FATURA_CARD_RATE_LIMIT, the card
-// tokenizations a minute per public token — 60 unless set, a whole number of at least one.
+// tokenizations a minute per public token — 60 unless set, a whole number of at least one; FATURA_PIX_NOTIFICATION_CALLS,
+// the PSP calls a second all pix notifications may make together.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
@@ -67,6 +68,22 @@ describe("FATURA_CARD_RATE_LIMIT", () => {
     expect(await loadCards({ FATURA_CARD_RATE_LIMIT: "600" })).toMatchObject({ success: 600 })
     for (const refused of ["0", "-5", "1.5", "many"]) {
       expect((await loadCards({ FATURA_CARD_RATE_LIMIT: refused }))._tag, refused).toBe("Failure")
+    }
+  })
+})
+
+describe("FATURA_PIX_NOTIFICATION_CALLS", () => {
+  const callsPerSecond = loadOf((config) => config.pixNotificationCallsPerSecond)
+
+  it("is 5 a second unless set, and takes any whole number from 1", async () => {
+    expect(await callsPerSecond(bcb)).toMatchObject({ success: 5 })
+    expect(await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: "1" })).toMatchObject({ success: 1 })
+    expect(await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: "40" })).toMatchObject({ success: 40 })
+  })
+
+  it("refuses none at all, a fraction or a word", async () => {
+    for (const value of ["0", "-1", "2.5", "many"]) {
+      expect((await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: value }))._tag, value).toBe("Failure")
     }
   })
 })
