@@ -105,7 +105,7 @@ const registerPixWebhook = (publicBaseUrl: string) =>
 const redisKeyPrefix = "fatura:rate-limit:"
 
 /** This process's own buckets without Redis; with it, buckets every process shares (`RateLimiter.shared`). */
-export const rateLimiter = (redisUrl: string) =>
+const rateLimiter = (redisUrl: string) =>
   redisUrl === ""
     ? Layer.effect(RateLimiter.RateLimiter, RateLimiter.inMemory)
     : Layer.effect(

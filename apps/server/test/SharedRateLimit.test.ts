@@ -24,6 +24,14 @@ const burst = 2 * perSecond
 const concurrency = 12
 /** Card tokenizations a minute per public token: a burst of 6, then one every 10 s. */
 const cardsPerMinute = 6
+/**
+ * Whether `server` decided a take alone since its output was `since` characters long: it says so when Redis fails to
+ * answer in time (at most once a minute) and when Redis answers again.
+ */
+const decidedAlone = (server: ServerProcess, since: number) => {
+  const said = server.output().slice(since)
+  return said.includes("the shared rate limit store does not answer") || said.includes("store answers again")
+}
 
 interface Outcome {
   /** When the answer came, in ms from the start of the load. */
@@ -217,9 +225,14 @@ describe("the per-key rate limit across three server processes on one Redis", ()
     expect(page.status).toBe(200)
     expect(Number(page.headers.get("content-length"))).toBeGreaterThan(burst * 16 * 1024)
     for (const server of [1, 2]) {
+      const since = servers[server]!.output().length
       const next = await call(server, secretKey, "GET", "/api/v2/company")
-      expect(next.status, `server ${server}`).toBe(429)
-      expect(Number(next.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+      // Refused, unless Redis was too slow for that process, which then decided alone (and said so): under load on
+      // two cores a 100 ms answer is not a given.
+      if (!decidedAlone(servers[server]!, since)) {
+        expect(next.status, `server ${server}`).toBe(429)
+        expect(Number(next.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+      }
     }
   }, 90_000)
 
@@ -227,6 +240,7 @@ describe("the per-key rate limit across three server processes on one Redis", ()
     const secretKey = await createCompany(databaseEnv)
     const publicToken = (await call(0, secretKey, "POST", "/api/v2/exchange-token")).body.public_token
     // Five to each server, each from an address of its own: a process counting alone would let all 15 through.
+    const since = servers.map((server) => server.output().length)
     const started = Date.now()
     const replies = await Promise.all(
       Array.from({ length: 15 }, (_, index) =>
@@ -246,7 +260,11 @@ describe("the per-key rate limit across three server processes on one Redis", ()
     const accepted = statuses.filter((status) => status === 201).length
     expect(accepted, JSON.stringify(statuses)).toBeGreaterThanOrEqual(cardsPerMinute)
     const refilled = ((Date.now() - started) / 1000) * (cardsPerMinute / 60)
-    expect(accepted, JSON.stringify(statuses)).toBeLessThanOrEqual(Math.floor(cardsPerMinute + refilled))
+    // A process that Redis was too slow for decided alone meanwhile, from a burst of its own.
+    const alone = servers.filter((server, index) => decidedAlone(server, since[index]!)).length
+    expect(accepted, JSON.stringify(statuses)).toBeLessThanOrEqual(
+      Math.floor(cardsPerMinute + refilled) + alone * cardsPerMinute
+    )
     expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([])
   }, 60_000)
 })
