@@ -1,7 +1,7 @@
 // SPEC 4.1 (credit_card), 5.1 (`card`, `card_associate`), 6.3, 7.2–7.4: card payments through the sandbox
 // acquirer, with installments and 3-D Secure.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, nextYear, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { cardRequest, nextYear, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 const authenticated = { eci: "05", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", version: "2.2.0", xid: "x-1" }
@@ -260,7 +260,7 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
     const paid = await app.request(
       "POST",
       `/api/v2/public/invoices/${pending.body.secureId}/pay?token=${pending.body.invoice.token_checkout}`,
-      { body: { card: cardRequest().card }, headers: { "idempotency-key": "live-payer" } }
+      { body: { card: testCard }, headers: { "idempotency-key": "live-payer" } }
     )
     expect([paid.status, paid.body.code]).toEqual([503, "acquirer_unavailable"])
     expect(await storedOf(companyId, "live-payer")).toEqual(before)

@@ -216,7 +216,7 @@ export class InvoiceLifecycle extends Context.Service<
             const { invoice, company } = yield* locked(principal, reference, "pay")
             if (invoice.method === "credit_card") {
               return yield* new MoveNotAllowed({
-                reason: "cannot pay a card invoice in the sandbox: its payer pays it with a card"
+                reason: "cannot pay a credit_card invoice in the sandbox: its payer pays it with a card"
               })
             }
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
@@ -254,7 +254,9 @@ export class InvoiceLifecycle extends Context.Service<
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "chargeback")
             if (invoice.method !== "credit_card") {
-              return yield* new MoveNotAllowed({ reason: "cannot charge back an invoice that is not paid by card" })
+              return yield* new MoveNotAllowed({
+                reason: `cannot charge back a ${invoice.method} invoice: only card payments are charged back`
+              })
             }
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "chargeback")).pipe(
               Effect.mapError(notAllowed)

@@ -652,7 +652,7 @@ export class Invoices extends Context.Service<
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
             const invoice = locked.value
             if (invoice.method !== "credit_card") {
-              return yield* new MoveNotAllowed({ reason: "cannot pay here an invoice that is not paid by card" })
+              return yield* new MoveNotAllowed({ reason: `cannot pay a ${invoice.method} invoice with a card` })
             }
             yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
               Effect.mapError((refused) => new MoveNotAllowed({ reason: refused.message }))
