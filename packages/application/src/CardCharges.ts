@@ -99,13 +99,13 @@ export class CardCharges extends Context.Service<
 
       /**
        * Settles a requested charge with what became of it, in a transaction of its own; a charge already settled,
-       * by the request that sent it or by the sweep, stays as it is. `giveBack` when this settlement closed an
+       * by the request that sent it or by the sweep, stays as it is. `toGiveBack` when this settlement closed an
        * approved charge `late`: its reversal is recorded, and is to be asked of the acquirer.
        */
       const settle = (sent: CardCharge, outcome: CardChargeLookup) =>
         transactions.withTransaction(
           Effect.gen(function* (): Effect.fn.Return<
-            { readonly settled: SettledCharge; readonly giveBack: boolean },
+            { readonly settled: SettledCharge; readonly toGiveBack: boolean },
             StorageUnavailable
           > {
             const now = yield* Clock.now
@@ -121,11 +121,11 @@ export class CardCharges extends Context.Service<
                 : yield* invoices.lock(sent.companyId, sent.mode, { _tag: "Id", id: sent.invoiceId })
             const charge = Option.getOrThrow(yield* invoices.lockCardCharge(sent.reference))
             if (charge.state !== "requested") {
-              return { settled: { state: charge.state, view: yield* viewOf(charge) }, giveBack: false }
+              return { settled: { state: charge.state, view: yield* viewOf(charge) }, toGiveBack: false }
             }
             if (outcome._tag === "Void") {
               yield* invoices.closeCardCharge(charge.reference, "void", null, now)
-              return { settled: { state: "void", view: yield* viewOf(charge) }, giveBack: false }
+              return { settled: { state: "void", view: yield* viewOf(charge) }, toGiveBack: false }
             }
             const refusedReason = outcome._tag === "Refused" ? outcome.reason : null
             const state = refusedReason === null ? "approved" : "refused"
@@ -148,7 +148,7 @@ export class CardCharges extends Context.Service<
                 yield* companies.totals(company.id, charge.mode, now)
               )
               yield* invoices.closeCardCharge(charge.reference, state, view.invoice.id, now)
-              return { settled: { state, view }, giveBack: false }
+              return { settled: { state, view }, toGiveBack: false }
             }
             const pending = Option.getOrThrow(invoice)
             // The diagram's own move decides: a charge pays, or is refused for, only an invoice still pending.
@@ -159,11 +159,11 @@ export class CardCharges extends Context.Service<
                 answer: state,
                 invoiceStatus: pending.status
               })
-              return { settled: { state: "late", view: yield* viewOf(charge) }, giveBack: state === "approved" }
+              return { settled: { state: "late", view: yield* viewOf(charge) }, toGiveBack: state === "approved" }
             }
             const view = yield* records.settleCardInvoice(company, pending, charge.terms, refusedReason, now)
             yield* invoices.closeCardCharge(charge.reference, state, null, now)
-            return { settled: { state, view }, giveBack: false }
+            return { settled: { state, view }, toGiveBack: false }
           })
         )
 
@@ -203,7 +203,7 @@ export class CardCharges extends Context.Service<
       /** Settles a charge with what became of it, and gives it back to the card when it came too late. */
       const settleAndGiveBack = (charge: CardCharge, outcome: CardChargeLookup) =>
         settle(charge, outcome).pipe(
-          Effect.tap(({ giveBack: late }) => (late ? giveBack(charge) : Effect.void)),
+          Effect.tap(({ toGiveBack }) => (toGiveBack ? giveBack(charge) : Effect.void)),
           Effect.map(({ settled }) => settled)
         )
 

@@ -27,5 +27,6 @@ describe("the README's example", () => {
       "order-unsent arriving after it: refused: processing_error",
       "live mode: no acquirer is configured for live card payments"
     ])
-  })
+    // A process of its own, which loads effect and the packages: seconds on a busy machine.
+  }, 60_000)
 })
