@@ -1,7 +1,7 @@
 // SPEC 4.1 (credit_card), 5.1 (`card`, `card_associate`), 6.3, 7.2–7.4: card payments through the sandbox
 // acquirer, with installments and 3-D Secure.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, nextYear, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { cardRequest, nextYear, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 const authenticated = { eci: "05", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", version: "2.2.0", xid: "x-1" }
@@ -192,16 +192,80 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
     expect(other.body.card_associate.id).not.toBe(first.body.card_associate.id)
   })
 
-  it("answers 503 acquirer_unavailable for live card payments, and stores no invoice", async () => {
+  /**
+   * What is stored of a company's card payments: invoices, events, charges and card references, and what is kept
+   * under an Idempotency-Key (a payer's is kept under its checkout token, not its company).
+   */
+  const storedOf = async (companyId: number, idempotencyKey: string) => {
+    const count = async (table: string, where = `company_id = ${companyId}`) =>
+      (await app.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))[0]?.n
+    return {
+      invoices: await count("invoices"),
+      events: await count("events"),
+      charges: await count("card_charges"),
+      cardReferences: await count("card_references"),
+      idempotentAnswers: await count("idempotency_keys", `key = '${idempotencyKey}'`)
+    }
+  }
+
+  it("answers 503 acquirer_unavailable for live card payments, and stores nothing of them", async () => {
     const registered = await app.registerCompany()
+    const companyId = Number(registered.company.id)
     const live = await app.createKey(registered.company.id, "live")
-    const reply = await create(cardRequest(), live.secretKey)
-    expect(reply.status).toBe(503)
-    expect(reply.body.code).toBe("acquirer_unavailable")
-    const listed = await app.request("GET", "/api/v2/invoices/list", { key: live.secretKey })
-    expect(listed.body.data).toEqual([])
-    const charges = await app.query(`SELECT state FROM card_charges WHERE company_id = ${registered.company.id}`)
-    expect(charges).toEqual([{ state: "void" }])
+    const reply = await app.request("POST", "/api/v2/invoices", {
+      key: live.secretKey,
+      body: cardRequest(),
+      headers: { "idempotency-key": "live-card" }
+    })
+    expect([reply.status, reply.body.code]).toEqual([503, "acquirer_unavailable"])
+    expect(await storedOf(companyId, "live-card")).toEqual({
+      invoices: 0,
+      events: 0,
+      charges: 0,
+      cardReferences: 0,
+      idempotentAnswers: 0
+    })
+  })
+
+  // Issue 24: with 3-D Secure on, a live payment without it used to be refused without asking the acquirer, and
+  // recorded as a refused live invoice, although no acquirer could ever have taken it.
+  it("answers 503 to a live card payment 3-D Secure would refuse, before anything is recorded", async () => {
+    const registered = await app.registerCompany()
+    const companyId = Number(registered.company.id)
+    const live = await app.createKey(registered.company.id, "live")
+    const activated = await app.request("POST", "/api/v2/exchange-token", { key: live.secretKey })
+    expect(activated.body.is_active_3ds).toBe(true)
+
+    const created = await app.request("POST", "/api/v2/invoices", {
+      key: live.secretKey,
+      body: cardRequest(),
+      headers: { "idempotency-key": "live-unauthenticated" }
+    })
+    expect([created.status, created.body.code]).toEqual([503, "acquirer_unavailable"])
+    expect(await storedOf(companyId, "live-unauthenticated")).toEqual({
+      invoices: 0,
+      events: 0,
+      charges: 0,
+      cardReferences: 0,
+      idempotentAnswers: 0
+    })
+
+    // A live card invoice without card data waits for its payer; the payer's payment is refused the same way.
+    const pending = await app.request("POST", "/api/v2/invoices", {
+      key: live.secretKey,
+      body: pixRequest({ method: "credit_card" })
+    })
+    expect([pending.status, pending.body.status]).toEqual([201, "pending"])
+    const before = await storedOf(companyId, "live-payer")
+    const paid = await app.request(
+      "POST",
+      `/api/v2/public/invoices/${pending.body.secureId}/pay?token=${pending.body.invoice.token_checkout}`,
+      { body: { card: testCard }, headers: { "idempotency-key": "live-payer" } }
+    )
+    expect([paid.status, paid.body.code]).toEqual([503, "acquirer_unavailable"])
+    expect(await storedOf(companyId, "live-payer")).toEqual(before)
+    const after = await app.request("GET", `/api/v2/invoices?id=${pending.body.secureId}`, { key: live.secretKey })
+    expect([after.body.status, after.body.card, after.body.card_associate]).toEqual(["pending", null, null])
   })
 
   it("answers 403 when the company is blocked for cards", async () => {

@@ -22,8 +22,7 @@ const gatedAcquirer = () => {
   let openGate = () => {}
   const state = { waiting: 0, charged: 0, loseAnswers: false }
   const acquirer = CardAcquirer.of({
-    tokenize: inner.tokenize,
-    lookup: inner.lookup,
+    ...inner,
     charge: (request) =>
       Effect.gen(function* () {
         state.waiting += 1

@@ -1,6 +1,6 @@
 // Port: the card acquirer that authorizes and captures a card payment.
 import type { Cents, Invoice } from "@fatura/domain"
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { AcquirerUnavailable } from "./Failures.js"
 
 export const RefusedReasons = [
@@ -51,9 +51,20 @@ export type CardChargeLookup =
   /** The acquirer never received it; from now on it refuses that reference, so a late arrival charges nothing. */
   | { readonly _tag: "Void" }
 
+/**
+ * How an approved charge went back to the card: voided before the acquirer settled it with the card's issuer, or
+ * refunded after. Either way the payer is charged nothing.
+ */
+export type CardReversal = { readonly _tag: "Voided" } | { readonly _tag: "Refunded" }
+
 export class CardAcquirer extends Context.Service<
   CardAcquirer,
   {
+    /**
+     * Fails when no acquirer takes card payments of `mode`. Asked before anything of a card payment is recorded, so
+     * that a payment no acquirer could take leaves nothing behind.
+     */
+    readonly available: (mode: Invoice.Mode) => Effect.Effect<void, AcquirerUnavailable>
     /**
      * Keeps the card in the acquirer's vault for a later charge, and hands back its reference: the number and
      * the security code stay with the acquirer.
@@ -69,5 +80,17 @@ export class CardAcquirer extends Context.Service<
     readonly charge: (request: CardChargeRequest) => Effect.Effect<CardChargeResult, AcquirerUnavailable>
     /** What became of the charge sent with `reference`; asking settles it (see `CardChargeLookup`). */
     readonly lookup: (mode: Invoice.Mode, reference: string) => Effect.Effect<CardChargeLookup, AcquirerUnavailable>
+    /**
+     * Gives the whole of the charge made under `reference` back to the card, once: a repeat is answered as the first
+     * was. A reference it never charged is voided, as by `lookup`: a charge arriving under it later is refused.
+     * `AcquirerUnavailable` means it was not taken; a call cut off on its way may still have reversed, and is
+     * looked up (`findReversal`).
+     */
+    readonly reverse: (mode: Invoice.Mode, reference: string) => Effect.Effect<CardReversal, AcquirerUnavailable>
+    /** How the charge made under `reference` was given back; none when no reversal of it reached the acquirer. */
+    readonly findReversal: (
+      mode: Invoice.Mode,
+      reference: string
+    ) => Effect.Effect<Option.Option<CardReversal>, AcquirerUnavailable>
   }
 >()("@fatura/application/CardAcquirer") {}

@@ -104,8 +104,15 @@ export class InvoiceLifecycle extends Context.Service<
         return Option.getOrNull(view)
       })
 
-      /** The caller's invoice and its company, both locked for the enclosing transaction. */
-      const locked = Effect.fnUntraced(function* (principal: Principal, raw: string) {
+      /**
+       * The caller's invoice and its company, both locked for the enclosing transaction, to `action` it: refused
+       * while a card payment of it waits for the acquirer's answer.
+       */
+      const locked = Effect.fnUntraced(function* (
+        principal: Principal,
+        raw: string,
+        action: InvoiceStatus.InvoiceAction
+      ) {
         const reference = parseReference(raw)
         if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
         // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice. It also serializes
@@ -113,6 +120,7 @@ export class InvoiceLifecycle extends Context.Service<
         const company = yield* companyOf(invoices.lockCompanyLedger(principal.companyId), principal.companyId)
         const invoice = yield* invoices.lock(principal.companyId, principal.mode, reference.value)
         if (Option.isNone(invoice)) return yield* new InvoiceNotFound({ reference: raw })
+        yield* records.refuseWhileCharging(invoice.value, action)
         return { invoice: invoice.value, company }
       })
 
@@ -148,7 +156,7 @@ export class InvoiceLifecycle extends Context.Service<
         }
         const started = yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference)
+            const { invoice, company } = yield* locked(principal, reference, "refund_full")
             const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
               Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
             )
@@ -212,9 +220,11 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference)
+            const { invoice, company } = yield* locked(principal, reference, "pay")
             if (invoice.method === "credit_card") {
-              return yield* new MoveNotAllowed({ reason: "card invoices are paid with a card, not by the sandbox" })
+              return yield* new MoveNotAllowed({
+                reason: "cannot pay a credit_card invoice in the sandbox: its payer pays it with a card"
+              })
             }
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
               Effect.mapError(notAllowed)
@@ -236,7 +246,7 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference)
+            const { invoice, company } = yield* locked(principal, reference, "expire")
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "expire")).pipe(
               Effect.mapError(notAllowed)
             )
@@ -249,9 +259,11 @@ export class InvoiceLifecycle extends Context.Service<
         yield* sandboxOnly(principal)
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const { invoice, company } = yield* locked(principal, reference)
+            const { invoice, company } = yield* locked(principal, reference, "chargeback")
             if (invoice.method !== "credit_card") {
-              return yield* new MoveNotAllowed({ reason: "chargebacks happen to card invoices only" })
+              return yield* new MoveNotAllowed({
+                reason: `cannot charge back a ${invoice.method} invoice: only card payments are charged back`
+              })
             }
             const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "chargeback")).pipe(
               Effect.mapError(notAllowed)

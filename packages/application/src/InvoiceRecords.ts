@@ -1,7 +1,7 @@
 // The writes that make an invoice's history, shared by the use cases that create, settle and move invoices: an
 // invoice is inserted with its created event (and the event of the status it settled in at once), a card charge's
 // outcome is written with its ledger entries and event, a move with its event. Each runs inside its caller's
-// transaction.
+// transaction. A pending card invoice whose charge waits for the acquirer is moved by that charge's answer alone.
 import {
   type Cents,
   type Company,
@@ -11,9 +11,10 @@ import {
   Ledger,
   type Timestamp
 } from "@fatura/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { RefusedReason } from "./CardAcquirer.js"
 import type { CompanyRepository } from "./CompanyRepository.js"
+import { MoveNotAllowed } from "./Failures.js"
 import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
 import { randomUuid } from "./Secrets.js"
@@ -121,5 +122,24 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     return yield* recordEvent(company, moved, transition.event, transition.at)
   })
 
-  return { insertCreated, settleCardInvoice, recordEvent, move }
+  /**
+   * Refuses `action` on a locked pending card invoice while a charge of it waits for the acquirer's answer: that
+   * answer settles the invoice (CardCharges), and nothing else may move it meanwhile — a sandbox expiry, a second
+   * payment. Under the invoice's lock, a charge recorded by another transaction is seen once that one committed, and
+   * none is recorded until this one ends.
+   */
+  const refuseWhileCharging = (invoice: Invoice.Invoice, action: InvoiceStatus.InvoiceAction) =>
+    invoice.status !== "pending" || invoice.method !== "credit_card"
+      ? Effect.void
+      : Effect.flatMap(invoices.chargeInFlight(invoice.id), (inFlight) =>
+          Option.isNone(inFlight)
+            ? Effect.void
+            : Effect.fail(
+                new MoveNotAllowed({
+                  reason: `cannot ${InvoiceStatus.operationOf[action]} an invoice whose card payment is waiting for the acquirer's answer`
+                })
+              )
+        )
+
+  return { insertCreated, settleCardInvoice, recordEvent, move, refuseWhileCharging }
 }

@@ -118,17 +118,20 @@ export interface CardChargeDraft {
  * A card charge recorded before the acquirer is called (`requested`), and what became of it. Its reference is the
  * acquirer's idempotency key; the card itself is never part of it. A charge of an existing invoice names it; one made
  * while creating an invoice carries the invoice to create (`draft`) until it settles, and then names the invoice, if
- * one was created.
+ * one was created. A charge answered when its invoice was no longer pending is `late`: it paid nothing, and if the
+ * acquirer approved it, it is given back to the card (`reversal`), recorded before the acquirer is asked.
  */
 export interface CardCharge {
   readonly reference: string
   readonly invoiceId: Invoice.InvoiceId | null
   readonly companyId: Company.CompanyId
   readonly mode: Invoice.Mode
-  readonly state: "requested" | "approved" | "refused" | "void"
+  readonly state: "requested" | "approved" | "refused" | "void" | "late"
   readonly terms: CardChargeTerms
   readonly draft: CardChargeDraft | null
   readonly requestedAt: Timestamp.Timestamp
+  /** For a late approved charge: `requested` until the acquirer says how it gave the charge back. */
+  readonly reversal: "requested" | "voided" | "refunded" | null
 }
 
 /** The charge of a pending card invoice: its outcome and what it fixes. */
@@ -253,7 +256,9 @@ export class InvoiceRepository extends Context.Service<
      * Records a charge about to be sent to the acquirer: of a locked pending card invoice with none in flight
      * (`chargeInFlight`), or of the invoice in its draft.
      */
-    readonly recordCardCharge: (charge: Omit<CardCharge, "state">) => Effect.Effect<void, StorageUnavailable>
+    readonly recordCardCharge: (
+      charge: Omit<CardCharge, "state" | "reversal">
+    ) => Effect.Effect<void, StorageUnavailable>
     /** The invoice's charge still waiting for its answer, if any. */
     readonly chargeInFlight: (
       invoiceId: Invoice.InvoiceId
@@ -271,6 +276,26 @@ export class InvoiceRepository extends Context.Service<
       invoiceId: Invoice.InvoiceId | null,
       at: Timestamp.Timestamp
     ) => Effect.Effect<void, StorageUnavailable>
+    /**
+     * Closes a locked requested charge as `late`: its answer came when its invoice was no longer pending. An
+     * approved one is to be given back: its reversal is `requested` from now on.
+     */
+    readonly closeLateCardCharge: (
+      reference: string,
+      approved: boolean,
+      at: Timestamp.Timestamp
+    ) => Effect.Effect<void, StorageUnavailable>
+    /** Records how a late charge was given back; nothing when that was recorded already. */
+    readonly closeCardChargeReversal: (
+      reference: string,
+      reversal: "voided" | "refunded",
+      at: Timestamp.Timestamp
+    ) => Effect.Effect<void, StorageUnavailable>
+    /** Up to `limit` late charges whose reversal is still requested since before `closedBefore`, oldest first. */
+    readonly staleCardChargeReversals: (
+      closedBefore: Timestamp.Timestamp,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<CardCharge>, StorageUnavailable>
     /** Up to `limit` charges still requested since before `requestedBefore`, oldest first. */
     readonly staleCardCharges: (
       requestedBefore: Timestamp.Timestamp,

@@ -6,14 +6,14 @@ import {
   type Document,
   FeePlan,
   Invoice,
-  type InvoiceStatus,
+  InvoiceStatus,
   type PaymentMethod,
   PixKey,
   Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { BoletoIssuer } from "./BoletoIssuer.js"
-import type { CardData, CardSource, ThreeDSecureOutcome } from "./CardAcquirer.js"
+import { CardAcquirer, type CardData, type CardSource, type ThreeDSecureOutcome } from "./CardAcquirer.js"
 import { CardCharges } from "./CardCharges.js"
 import { CardTokenRepository } from "./CardTokenRepository.js"
 import * as Clock from "./Clock.js"
@@ -243,6 +243,7 @@ export class Invoices extends Context.Service<
       const targets = yield* PostbackTargets
       const cardTokens = yield* CardTokenRepository
       const cardCharges = yield* CardCharges
+      const acquirer = yield* CardAcquirer
       const records = InvoiceRecords.make(invoices, companies)
       // Settings are read once, when the service is built, from whatever configured it.
       const publicBaseUrl = yield* PublicBaseUrl
@@ -329,10 +330,16 @@ export class Invoices extends Context.Service<
 
       /**
        * What an earlier run of this create or payment, under the same Idempotency-Key, came to before it died or gave
-       * up: its invoice, once its charge is settled (asking the acquirer, never charging again). Null when nothing
-       * came of it (its charge did not happen): the request runs anew.
+       * up: its invoice, once its charge is settled (asking the acquirer, never charging again), and whether that
+       * charge came too late to pay it. Null when nothing came of it (its charge did not happen): the request runs
+       * anew.
        */
-      const resume = Effect.fnUntraced(function* (point: RecoveryPoint) {
+      const resume = Effect.fnUntraced(function* (
+        point: RecoveryPoint
+      ): Effect.fn.Return<
+        { readonly view: InvoiceView; readonly late: boolean } | null,
+        AcquirerUnavailable | StorageUnavailable
+      > {
         if ("pixInvoice" in point) return null
         if ("invoice" in point) {
           const found = yield* invoices.findById(point.invoice)
@@ -343,18 +350,20 @@ export class Invoices extends Context.Service<
             { _tag: "Id", id: point.invoice },
             yield* Clock.now
           )
-          return Option.getOrNull(view)
+          return Option.isNone(view) ? null : { view: view.value, late: false }
         }
         const settled = yield* cardCharges.resume(point.cardCharge)
-        return Option.isNone(settled) || settled.value.state === "void" ? null : settled.value.view
+        if (Option.isNone(settled) || settled.value.state === "void" || settled.value.view === null) return null
+        return { view: settled.value.view, late: settled.value.state === "late" }
       })
 
       const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
         const run = yield* CurrentIdempotentRun
         const point = run?.recoveryPoint == null ? null : recoveryPointOf(run.recoveryPoint)
         if (point !== null) {
+          // A create's charge creates its invoice when it settles: it is never late.
           const resumed = yield* resume(point)
-          if (resumed !== null) return resumed
+          if (resumed !== null) return resumed.view
         }
         const now = yield* Clock.now
         // The totals as the invoice is created: what the created event and a pending invoice's answer show.
@@ -396,6 +405,11 @@ export class Invoices extends Context.Service<
         const tokenCheckout = randomUrlToken()
         const installments =
           input.method === "credit_card" ? yield* checkInstallments(amount, input.card?.installment ?? null) : 1
+        // A card payment no acquirer can take is refused before anything of it is recorded, even one that would be
+        // refused without asking the acquirer (3-D Secure required and missing).
+        if (input.method === "credit_card" && input.card !== null) {
+          yield* transactions.external(acquirer.available(principal.mode))
+        }
 
         // The providers are asked first, outside any transaction; what they answer is stored below.
         let pixCharge: Invoice.PixCharge | null = null
@@ -519,23 +533,25 @@ export class Invoices extends Context.Service<
               state: "requested",
               terms: { installments, fee, card: prepared.details, cardAssociate },
               draft: { invoice: draft, client },
-              requestedAt: now
+              requestedAt: now,
+              reversal: null
             }
             yield* invoices.recordCardCharge(charge)
             yield* checkpoint({ cardCharge: charge.reference })
             return { _tag: "Charging", charge, prepared } as const
           })
         )
+        // A create's charge creates its invoice when it settles: it is never late.
         const view =
           stored._tag === "Created"
             ? stored.view
-            : yield* cardCharges.send(stored.charge, {
+            : (yield* cardCharges.send(stored.charge, {
                 mode: principal.mode,
                 amount,
                 installments,
                 card: stored.prepared.source,
                 threeDSecure: stored.prepared.threeDSecure
-              })
+              })).view
         yield* Metrics.countInvoiceCreated(view.invoice.method, view.invoice.status)
         return view
       })
@@ -603,6 +619,19 @@ export class Invoices extends Context.Service<
         } satisfies InvoicePage
       })
 
+      /**
+       * What the payer is answered: the invoice its payment paid or refused, or, for a charge answered when the
+       * invoice was no longer pending, a refusal: it paid nothing, and an approved charge is given back.
+       */
+      const answered = ({ view, late }: { readonly view: InvoiceView; readonly late: boolean }) =>
+        late
+          ? Effect.fail(
+              new MoveNotAllowed({
+                reason: `cannot pay an invoice that is ${view.invoice.status}: it stopped being pending while the acquirer answered, so the card payment paid nothing and any amount approved is given back to the card`
+              })
+            )
+          : Effect.succeed({ invoice: view.invoice, company: view.company })
+
       const payForPayer = Effect.fn("Invoices.payForPayer")(function* (
         secureId: string,
         checkoutToken: string,
@@ -612,8 +641,10 @@ export class Invoices extends Context.Service<
         const run = yield* CurrentIdempotentRun
         if (run?.recoveryPoint != null) {
           const resumed = yield* resume(recoveryPointOf(run.recoveryPoint))
-          if (resumed !== null) return { invoice: resumed.invoice, company: resumed.company }
+          if (resumed !== null) return yield* answered(resumed)
         }
+        // Before anything is recorded: a payment no acquirer can take leaves nothing behind.
+        yield* transactions.external(acquirer.available(found.invoice.mode))
         const started = yield* transactions.withTransaction(
           Effect.gen(function* () {
             // The lock order (InvoiceRepository.lockCompanyLedger): the company, then the invoice. Both are held
@@ -622,14 +653,13 @@ export class Invoices extends Context.Service<
             const locked = yield* invoices.lock(company.id, found.invoice.mode, { _tag: "Id", id: found.invoice.id })
             if (Option.isNone(locked)) return yield* new InvoiceNotFound({ reference: secureId })
             const invoice = locked.value
-            if (invoice.method !== "credit_card" || invoice.status !== "pending") {
-              return yield* new MoveNotAllowed({ reason: "only a pending credit_card invoice is paid here" })
+            if (invoice.method !== "credit_card") {
+              return yield* new MoveNotAllowed({ reason: `cannot pay a ${invoice.method} invoice with a card` })
             }
-            if (Option.isSome(yield* invoices.chargeInFlight(invoice.id))) {
-              return yield* new MoveNotAllowed({
-                reason: "a card payment of this invoice is waiting for the acquirer's answer"
-              })
-            }
+            yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
+              Effect.mapError((refused) => new MoveNotAllowed({ reason: refused.message }))
+            )
+            yield* records.refuseWhileCharging(invoice, "pay")
             const installments = yield* checkInstallments(invoice.amount, card.installment)
             const now = yield* Clock.now
             const prepared = yield* prepareCard({ company, mode: invoice.mode }, card, now)
@@ -662,24 +692,25 @@ export class Invoices extends Context.Service<
               state: "requested",
               terms,
               draft: null,
-              requestedAt: now
+              requestedAt: now,
+              reversal: null
             }
             yield* invoices.recordCardCharge(charge)
             yield* checkpoint({ cardCharge: charge.reference })
             return { _tag: "Charging", charge, prepared, amount: invoice.amount } as const
           })
         )
-        const view =
-          started._tag === "Settled"
-            ? started.view
-            : yield* cardCharges.send(started.charge, {
+        return yield* started._tag === "Settled"
+          ? answered({ view: started.view, late: false })
+          : cardCharges
+              .send(started.charge, {
                 mode: started.charge.mode,
                 amount: started.amount,
                 installments: started.charge.terms.installments,
                 card: started.prepared.source,
                 threeDSecure: started.prepared.threeDSecure
               })
-        return { invoice: view.invoice, company: view.company }
+              .pipe(Effect.flatMap((sent) => answered({ view: sent.view, late: sent.state === "late" })))
       })
 
       return Invoices.of({ create, find, list, findForPayer, payForPayer, checkout })

@@ -23,12 +23,26 @@ export const InvoiceAction = Schema.Literals([
 ])
 export type InvoiceAction = typeof InvoiceAction.Type
 
+/**
+ * Each action as the contract names the operation a merchant asked for: a refund is one operation whether it takes
+ * part or all of what is left, and a card the acquirer refuses is "refused". A merchant reads these, never the
+ * action's own name.
+ */
+export const operationOf: { readonly [A in InvoiceAction]: string } = {
+  pay: "pay",
+  refund_partial: "refund",
+  refund_full: "refund",
+  expire: "expire",
+  decline: "refuse",
+  chargeback: "charge back"
+}
+
 export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
   from: InvoiceStatus,
   action: InvoiceAction
 }) {
   override get message(): string {
-    return `cannot ${this.action} an invoice that is ${this.from}`
+    return `cannot ${operationOf[this.action]} an invoice that is ${this.from}`
   }
 }
 

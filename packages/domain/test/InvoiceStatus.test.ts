@@ -43,9 +43,22 @@ describe("InvoiceStatus", () => {
   })
 
   it("says in words which move was refused", () => {
-    const error = new InvoiceStatus.InvalidTransition({ from: "pending", action: "refund_full" })
-    expect(error.message).toBe("cannot refund_full an invoice that is pending")
+    const error = new InvoiceStatus.InvalidTransition({ from: "pending", action: "refund_partial" })
+    expect(error.message).toBe("cannot refund an invoice that is pending")
   })
+
+  // A merchant reads these messages (409 invalid_state): they name the operation and the status as the contract
+  // does ("refund", "pay", "expire", "charge back"; `partially_refunded`), never an action's own name.
+  it.each(statuses.flatMap((from) => actions.map((action) => [from, action] as const)))(
+    "a refused %s --%s--> says it in the contract's words",
+    (from, action) => {
+      const { message } = new InvoiceStatus.InvalidTransition({ from, action })
+      expect(message).toMatch(/^cannot (pay|refund|expire|refuse|charge back) an invoice that is [a-z_]+$/)
+      expect(message.endsWith(` ${from}`)).toBe(true)
+      const words = message.slice(0, -from.length)
+      expect(words, "an action's own name").not.toMatch(/_|decline|chargeback/)
+    }
+  )
 
   it("calls final the statuses that no action leaves", () => {
     expect(statuses.filter(InvoiceStatus.isFinal)).toEqual(["refunded", "expired", "refused", "chargedback"])

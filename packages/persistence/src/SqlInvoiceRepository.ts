@@ -169,11 +169,12 @@ const toCardCharge = (row: Record<string, unknown>): CardCharge => ({
   state: text(row.state) as CardCharge["state"],
   terms: json<CardChargeTerms>(row.terms),
   draft: row.draft === null ? null : json<CardChargeDraft>(row.draft),
-  requestedAt: timestamp(row.requested_at)
+  requestedAt: timestamp(row.requested_at),
+  reversal: row.reversal === null ? null : (text(row.reversal) as CardCharge["reversal"])
 })
 
 const cardChargeColumns =
-  "reference, invoice_id, company_id, mode, state, terms, draft, fatura_ts(requested_at) AS requested_at"
+  "reference, invoice_id, company_id, mode, state, terms, draft, fatura_ts(requested_at) AS requested_at, reversal"
 
 export const layer = Layer.effect(
   InvoiceRepository,
@@ -458,6 +459,28 @@ export const layer = Layer.effect(
           SET state = ${state}, invoice_id = coalesce(${invoiceId}, invoice_id), draft = NULL,
               settled_at = ${at}::timestamptz
           WHERE reference = ${reference}`.pipe(Effect.asVoid, storage),
+
+      closeLateCardCharge: (reference, approved, at) =>
+        sql`
+          UPDATE card_charges
+          SET state = 'late', draft = NULL, settled_at = ${at}::timestamptz,
+              reversal = ${approved ? "requested" : null}
+          WHERE reference = ${reference}`.pipe(Effect.asVoid, storage),
+
+      closeCardChargeReversal: (reference, reversal, at) =>
+        sql`
+          UPDATE card_charges SET reversal = ${reversal}, reversed_at = ${at}::timestamptz
+          WHERE reference = ${reference} AND reversal = 'requested'`.pipe(Effect.asVoid, storage),
+
+      staleCardChargeReversals: (closedBefore, limit) =>
+        sql`
+          SELECT ${sql.unsafe(cardChargeColumns)} FROM card_charges
+          WHERE reversal = 'requested' AND settled_at < ${closedBefore}::timestamptz
+          ORDER BY settled_at
+          LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toCardCharge)),
+          storage
+        ),
 
       staleCardCharges: (requestedBefore, limit) =>
         sql`

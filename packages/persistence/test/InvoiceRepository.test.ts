@@ -531,6 +531,67 @@ onEachDatabase("InvoiceRepository", (it, database) => {
     })
   )
 
+  it.effect("closes a charge answered too late, and records once how the acquirer gave it back", () =>
+    Effect.gen(function* () {
+      const invoices = yield* InvoiceRepository
+      const transactions = yield* Transactions
+      const company = yield* aCompany()
+      const invoice = yield* anInvoice(company, { method: "credit_card", amount: Cents.make(20_000) })
+      const reference = `ch_late_${invoice.id}`
+      const requested = yield* transactions.withTransaction(
+        Effect.gen(function* () {
+          const locked = yield* lockForMove(company, invoice)
+          const cardAssociate = yield* invoices.associateCard({
+            companyId: company.id,
+            clientId: locked.client.id,
+            brand: card.brand,
+            firstDigits: card.firstDigits,
+            lastDigits: card.lastDigits,
+            expirationMonth: card.expirationMonth,
+            expirationYear: card.expirationYear,
+            now: at(0)
+          })
+          yield* invoices.recordCardCharge({
+            reference,
+            invoiceId: invoice.id,
+            companyId: company.id,
+            mode: "test",
+            terms: { installments: 1, fee: locked.fee, card, cardAssociate },
+            draft: null,
+            requestedAt: at(0)
+          })
+          return Option.getOrThrow(yield* invoices.chargeInFlight(invoice.id))
+        })
+      )
+      expect(requested).toMatchObject({ reference, state: "requested", reversal: null })
+
+      yield* transactions.withTransaction(
+        Effect.gen(function* () {
+          yield* lockForMove(company, invoice)
+          yield* invoices.lockCardCharge(reference)
+          yield* invoices.closeLateCardCharge(reference, true, at(10))
+        })
+      )
+      expect(yield* invoices.chargeInFlight(invoice.id)).toEqual(Option.none())
+      expect(yield* invoices.findCardCharge(reference)).toMatchObject({
+        value: { state: "late", reversal: "requested", draft: null }
+      })
+      const staleBefore = (seconds: number) =>
+        Effect.map(invoices.staleCardChargeReversals(at(seconds), 1_000), (stale) =>
+          stale.filter((charge) => charge.reference === reference).map((charge) => charge.reversal)
+        )
+      expect(yield* staleBefore(10)).toEqual([])
+      expect(yield* staleBefore(11)).toEqual(["requested"])
+
+      yield* invoices.closeCardChargeReversal(reference, "refunded", at(20))
+      yield* invoices.closeCardChargeReversal(reference, "voided", at(30))
+      expect(yield* invoices.findCardCharge(reference)).toMatchObject({
+        value: { state: "late", reversal: "refunded" }
+      })
+      expect(yield* staleBefore(60)).toEqual([])
+    })
+  )
+
   it.effect("finds the pending invoices of every company past their expiry or due date, oldest first", () =>
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository

@@ -1,11 +1,12 @@
 // The sandbox acquirer behind the application's CardAcquirer port: each test card gets the answer it stands for,
 // every other valid number is approved, and live mode is refused, since no live acquirer stands behind it. A charge
 // is made once per reference: a repeat gets the first answer, and a reference looked up before its charge arrived is
-// void, so that charge is refused when it comes.
+// void, so that charge is refused when it comes. A charge is given back (voided) once per reference too, and a
+// reference given back before its charge arrived is void as well.
 import { CardAcquirer, type ThreeDSecureOutcome } from "@fatura/application"
 import { Cents } from "@fatura/domain"
 import { SandboxCardAcquirer } from "@fatura/sandbox"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 
 const card = (number: string) =>
   ({
@@ -50,6 +51,19 @@ const program = Effect.gen(function* () {
   )
   console.log(`lookup of order-lost: ${(yield* acquirer.lookup("test", "order-lost"))._tag}`)
   console.log(`order-lost arriving after it: ${yield* charge("order-lost", "4111111111111111")}`)
+
+  const reversalOf = (reference: string) =>
+    acquirer
+      .findReversal("test", reference)
+      .pipe(Effect.map(Option.match({ onNone: () => "none", onSome: (reversal) => reversal._tag })))
+  const reverse = (reference: string) =>
+    acquirer.reverse("test", reference).pipe(Effect.map((reversal) => reversal._tag))
+  const approved = "order-4111111111111111"
+  console.log(`reversal of ${approved}: ${yield* reversalOf(approved)}`)
+  console.log(`reverse ${approved}: ${yield* reverse(approved)}, again: ${yield* reverse(approved)}`)
+  console.log(`reversal of ${approved}: ${yield* reversalOf(approved)}`)
+  console.log(`reverse order-unsent: ${yield* reverse("order-unsent")}`)
+  console.log(`order-unsent arriving after it: ${yield* charge("order-unsent", "4111111111111111")}`)
 
   const live = yield* acquirer
     .charge({

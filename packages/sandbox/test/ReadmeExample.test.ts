@@ -7,7 +7,7 @@ const run = promisify(execFile)
 const example = new URL("../examples/TestCards.ts", import.meta.url).pathname
 
 describe("the README's example", () => {
-  it("answers each test card as listed, approves any other number, charges a reference once and refuses live mode", async () => {
+  it("answers each test card as listed, approves any other number, charges and gives back a reference once and refuses live mode", async () => {
     const { stdout } = await run(process.execPath, [example])
     expect(stdout.trim().split("\n")).toEqual([
       "4111111111111111  approved",
@@ -20,7 +20,13 @@ describe("the README's example", () => {
       "order-4000000000000002 again with another card: refused: card_declined",
       "lookup of order-lost: Void",
       "order-lost arriving after it: refused: processing_error",
+      "reversal of order-4111111111111111: none",
+      "reverse order-4111111111111111: Voided, again: Voided",
+      "reversal of order-4111111111111111: Voided",
+      "reverse order-unsent: Voided",
+      "order-unsent arriving after it: refused: processing_error",
       "live mode: no acquirer is configured for live card payments"
     ])
+    // A process of its own, which loads effect and the packages: seconds on a busy machine.
   }, 60_000)
 })

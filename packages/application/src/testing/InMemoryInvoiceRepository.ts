@@ -48,7 +48,9 @@ const pendingRefunds = (tables: Tables): Array<PendingRefund> =>
     )
   )
 
-const toCardCharge = ({ settledAt: _, ...charge }: CardChargeRow): CardCharge => charge
+const toCardCharge = ({ settledAt: _, reversedAt: __, ...charge }: CardChargeRow): CardCharge => charge
+
+const oldestFirst = (a: Timestamp.Timestamp, b: Timestamp.Timestamp) => (a < b ? -1 : a > b ? 1 : 0)
 
 const matches = (row: InvoiceRow, companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
   row.companyId === companyId &&
@@ -297,7 +299,13 @@ export const layer = Layer.effect(
             )
             if (clash !== undefined) return yield* violated(clash, "the charge cannot be recorded")
             yield* database.write(
-              put("cardCharges", charge.reference, { ...asJson(charge), state: "requested", settledAt: null })
+              put("cardCharges", charge.reference, {
+                ...asJson(charge),
+                state: "requested",
+                settledAt: null,
+                reversal: null,
+                reversedAt: null
+              })
             )
           })
         ),
@@ -344,11 +352,51 @@ export const layer = Layer.effect(
           })
         ),
 
+      closeLateCardCharge: (reference, approved, at) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`card_charges ${reference}`)
+            const row = (yield* database.read((tables) => tables.cardCharges.get(reference)))!
+            yield* database.write(
+              put("cardCharges", reference, {
+                ...row,
+                state: "late",
+                draft: null,
+                settledAt: at,
+                reversal: approved ? "requested" : null
+              })
+            )
+          })
+        ),
+
+      closeCardChargeReversal: (reference, reversal, at) =>
+        database.statement(
+          Effect.gen(function* () {
+            yield* database.lock(`card_charges ${reference}`)
+            const row = yield* database.read((tables) => tables.cardCharges.get(reference))
+            if (row?.reversal !== "requested") return
+            yield* database.write(put("cardCharges", reference, { ...row, reversal, reversedAt: at }))
+          })
+        ),
+
+      staleCardChargeReversals: (closedBefore, limit) =>
+        database.read((tables) =>
+          [...tables.cardCharges.values()]
+            .filter(
+              (charge) =>
+                charge.reversal === "requested" && charge.settledAt !== null && charge.settledAt < closedBefore
+            )
+            // Filtered above: every one was closed.
+            .sort((a, b) => oldestFirst(a.settledAt!, b.settledAt!))
+            .slice(0, limit)
+            .map(toCardCharge)
+        ),
+
       staleCardCharges: (requestedBefore, limit) =>
         database.read((tables) =>
           [...tables.cardCharges.values()]
             .filter((charge) => charge.state === "requested" && charge.requestedAt < requestedBefore)
-            .sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0))
+            .sort((a, b) => oldestFirst(a.requestedAt, b.requestedAt))
             .slice(0, limit)
             .map(toCardCharge)
         ),

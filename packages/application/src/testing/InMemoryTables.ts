@@ -86,6 +86,7 @@ export interface IdempotencyRow {
 
 export interface CardChargeRow extends CardCharge {
   readonly settledAt: Timestamp.Timestamp | null
+  readonly reversedAt: Timestamp.Timestamp | null
 }
 
 export interface WebhookSecretRow {
