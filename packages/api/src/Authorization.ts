@@ -4,6 +4,14 @@ import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse, UnavailableResponse } from "./ApiError.js"
 
+/**
+ * `Authorization: Bearer <token>`, declared in the OpenAPI document as `scheme: bearer` in lower case, as the IANA
+ * registry spells it: `HttpApiSecurity.bearer` writes `Bearer`, which documentation tools that match the scheme
+ * exactly (Scalar, at `/docs`) take for HTTP Basic, and their samples then send `Basic username:password`. Schemes are
+ * case-insensitive (RFC 9110 §11.1): the server takes either.
+ */
+const bearer = HttpApiSecurity.http({ scheme: "bearer" })
+
 /** The company and mode behind the request's secret key, for the handlers that run after authentication. */
 export class Caller extends Context.Service<
   Caller,
@@ -30,7 +38,7 @@ export class PublicTokenAuthorization extends HttpApiMiddleware.Service<
 >()("@fatura/api/PublicTokenAuthorization", {
   requiredForClient: false,
   security: {
-    publicToken: HttpApiSecurity.bearer.pipe(
+    publicToken: bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "The company's public token, `pk_test_…` or `pk_live_…`.")
     )
   },
@@ -43,7 +51,7 @@ export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
 >()("@fatura/api/SecretKeyAuthorization", {
   requiredForClient: true,
   security: {
-    secretKey: HttpApiSecurity.bearer.pipe(
+    secretKey: bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`.")
     )
   },
