@@ -51,9 +51,7 @@ export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
 >()("@fatura/api/SecretKeyAuthorization", {
   requiredForClient: true,
   security: {
-    secretKey: bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`.")
-    )
+    secretKey: bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`."))
   },
   error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse, UnavailableResponse]
 }) {}
