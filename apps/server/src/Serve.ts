@@ -11,7 +11,7 @@ import {
   Postbacks,
   Retention
 } from "@fatura/application"
-import { FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
+import { FaturaHttp, MetricsAccess, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
 import { RedisTokenBuckets } from "@fatura/redis"
@@ -35,6 +35,18 @@ const printDemoCompany = Effect.gen(function* () {
     ].join("\n")
   )
 })
+
+/**
+ * Says once, at start, how to have `/metrics` served when it is not: by the process that serves alone, or by the
+ * primary of `serve --workers N`, whose workers share its environment.
+ */
+export const announceMetrics = (config: ServerConfig) =>
+  config.metricsToken === null
+    ? Effect.logInfo(
+        "GET /metrics is not served: set FATURA_METRICS_TOKEN to a secret of 16 characters or more, and scrape it " +
+          "with Authorization: Bearer <that token>"
+      )
+    : Effect.void
 
 /** How often card charges whose answer was lost are looked for: they are two minutes old before they count as lost. */
 const cardChargeInterval = "10 seconds"
@@ -123,6 +135,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   const pixWebhook = Option.isSome(config.pixApi) ? registerPixWebhook(config.publicBaseUrl) : Layer.empty
   return FaturaHttp.serve().pipe(
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
+    Layer.provide(Layer.succeed(MetricsAccess.MetricsToken, config.metricsToken)),
     Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(

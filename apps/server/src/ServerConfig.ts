@@ -59,6 +59,20 @@ export const load = Effect.gen(function* () {
     ),
     "REDIS_URL"
   ).pipe(Config.withDefault(""))
+  // Unset (or empty): `/metrics` is not served.
+  const metricsToken = yield* Config.schema(
+    Schema.String.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (token: string) =>
+            token === "" ||
+            /^[\x21-\x7E]{16,}$/.test(token) ||
+            "must be at least 16 printable ASCII characters without spaces (e.g. openssl rand -hex 32)"
+        )
+      )
+    ),
+    "FATURA_METRICS_TOKEN"
+  ).pipe(Config.withDefault(""))
   const defaultRetention = RetentionPeriods.defaultValue()
   const retention: RetentionPeriods = {
     idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
@@ -89,6 +103,7 @@ export const load = Effect.gen(function* () {
     allowPrivatePostbacksInTest,
     rateLimitPerKey,
     redisUrl,
+    metricsToken: metricsToken === "" ? null : metricsToken,
     retention,
     idempotencyLeaseSeconds,
     logLevel: logLevels[logLevel]

@@ -1,17 +1,22 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
-// Idempotency-Key — 60 s unless set, and never shorter than such a request can run.
+// Idempotency-Key — 60 s unless set, and never shorter than such a request can run; FATURA_METRICS_TOKEN, without
+// which `/metrics` is not served.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
 
-const load = (env: Record<string, string>) =>
-  ServerConfig.load.pipe(
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
-    Effect.map((config) => config.idempotencyLeaseSeconds),
-    Effect.mapError((error) => String(error)),
-    Effect.result,
-    Effect.runPromise
-  )
+const loadSetting =
+  <A>(setting: (config: ServerConfig.ServerConfig) => A) =>
+  (env: Record<string, string>) =>
+    ServerConfig.load.pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
+      Effect.map(setting),
+      Effect.mapError((error) => String(error)),
+      Effect.result,
+      Effect.runPromise
+    )
+
+const load = loadSetting((config) => config.idempotencyLeaseSeconds)
 
 const bcb = {
   FATURA_PIX_PROVIDER: "bcb",
@@ -51,5 +56,24 @@ describe("FATURA_IDEMPOTENCY_LEASE_SECONDS", () => {
   it("is a whole number of seconds", async () => {
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "45.5" }))._tag).toBe("Failure")
     expect((await load({ FATURA_IDEMPOTENCY_LEASE_SECONDS: "a minute" }))._tag).toBe("Failure")
+  })
+})
+
+describe("FATURA_METRICS_TOKEN", () => {
+  const loadToken = loadSetting((config) => config.metricsToken)
+
+  it("is none unless set, or set empty: /metrics is then not served", async () => {
+    expect(await loadToken({})).toMatchObject({ success: null })
+    expect(await loadToken({ FATURA_METRICS_TOKEN: "" })).toMatchObject({ success: null })
+  })
+
+  it("takes a token of 16 printable characters or more, and refuses a guessable or unsendable one at start", async () => {
+    const token = "0123456789abcdef"
+    expect(await loadToken({ FATURA_METRICS_TOKEN: token })).toMatchObject({ success: token })
+    for (const refused of ["0123456789abcde", "0123456789 abcdef", "0123456789abcdéf"]) {
+      const result = await loadToken({ FATURA_METRICS_TOKEN: refused })
+      expect(result._tag, refused).toBe("Failure")
+      expect(String(result._tag === "Failure" ? result.failure : "")).toContain("at least 16 printable ASCII")
+    }
   })
 })

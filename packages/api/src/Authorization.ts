@@ -2,7 +2,13 @@
 import type { Company, Invoice } from "@fatura/domain"
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse, UnavailableResponse } from "./ApiError.js"
+import {
+  ForbiddenResponse,
+  NotFoundResponse,
+  RateLimitedResponse,
+  UnauthorizedResponse,
+  UnavailableResponse
+} from "./ApiError.js"
 
 /**
  * `Authorization: Bearer <token>`, declared in the OpenAPI document as `scheme: bearer` in lower case, as the IANA
@@ -55,3 +61,23 @@ export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
   },
   error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse, UnavailableResponse]
 }) {}
+
+/**
+ * The security of `/metrics`, which shows platform-wide business volumes: the operator's metrics token, set on the
+ * server (`FATURA_METRICS_TOKEN`). A server without one does not serve them (404).
+ */
+export class MetricsAuthorization extends HttpApiMiddleware.Service<MetricsAuthorization>()(
+  "@fatura/api/MetricsAuthorization",
+  {
+    requiredForClient: false,
+    security: {
+      metricsToken: bearer.pipe(
+        HttpApiSecurity.annotate(
+          OpenApi.Description,
+          "The server's metrics token (`FATURA_METRICS_TOKEN`); without one set, `/metrics` is not served."
+        )
+      )
+    },
+    error: [UnauthorizedResponse, NotFoundResponse]
+  }
+) {}

@@ -43,7 +43,11 @@ describe("the OpenAPI document", () => {
 
   it("declares every credential as an HTTP bearer scheme, spelled as documentation tools match it", () => {
     // `Bearer` (capitalised) made the docs' code samples send `Authorization: Basic username:password`.
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["publicToken", "secretKey"])
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      "metricsToken",
+      "publicToken",
+      "secretKey"
+    ])
     for (const scheme of Object.values(document.components.securitySchemes) as Array<any>) {
       expect(scheme).toMatchObject({ type: "http", scheme: "bearer" })
     }

@@ -1,6 +1,7 @@
 export * as ApiDocs from "./ApiDocs.js"
 export * as FailureResponses from "./FailureResponses.js"
 export * as FaturaHttp from "./FaturaHttp.js"
+export * as MetricsAccess from "./MetricsAccess.js"
 export * as NodeServer from "./NodeServer.js"
 export * as PixNotificationsHttp from "./PixNotificationsHttp.js"
 export * as RateLimiter from "./RateLimiter.js"
