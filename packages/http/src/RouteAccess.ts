@@ -9,6 +9,7 @@ import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
+import * as ApiDocs from "./ApiDocs.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -30,7 +31,9 @@ type Access =
   | "checkoutToken"
   /** A provider's notifications (a PSP's): anyone, since they are only hints checked with the provider; limited per client address. */
   | "provider"
-  /** Operations and documentation: anyone. */
+  /** The documentation (`ApiDocs`): anyone; its answers are large, so limited per client address. */
+  | "documentation"
+  /** Operations: anyone. */
   | "open"
 
 interface RoutePolicy {
@@ -93,6 +96,7 @@ const policies = (): ReadonlyMap<string, RoutePolicy> => {
     callsProviders: false,
     page: true
   })
+  for (const path of Object.values(ApiDocs.routes)) byRoute.set(`GET ${path}`, { ...open, access: "documentation" })
   return byRoute
 }
 
@@ -147,7 +151,9 @@ export const middleware = HttpRouter.middleware(
           case "open":
             return yield* next
           case "provider":
-            // Each notification makes Fatura ask the provider about what it names: bounded per sender.
+          case "documentation":
+            // Each notification makes Fatura ask the provider about what it names, and the documentation's answers
+            // are up to megabytes: bounded per sender.
             return (yield* byAddress(address)) ?? (yield* next)
           case "secretKey": {
             const token = Credentials.bearerToken(request.headers.authorization) ?? ""
