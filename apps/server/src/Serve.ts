@@ -6,6 +6,7 @@ import {
   CardCharges,
   Companies,
   Expirations,
+  IdempotencyFingerprintKey,
   IdempotencyLeaseSeconds,
   PixSettlements,
   Postbacks,
@@ -137,6 +138,7 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(Layer.succeed(MetricsAccess.MetricsToken, config.metricsToken)),
     Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
+    Layer.provide(Layer.succeed(IdempotencyFingerprintKey, config.idempotencyFingerprintKey)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(
       NodeHttpServer.layer(NodeServer.create, {

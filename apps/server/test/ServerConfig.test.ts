@@ -1,6 +1,6 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
 // Idempotency-Key — 60 s unless set, and never shorter than such a request can run; FATURA_METRICS_TOKEN, without
-// which `/metrics` is not served.
+// which `/metrics` is not served; FATURA_IDEMPOTENCY_FINGERPRINT_KEY, the key of the fingerprints of card data.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
@@ -75,5 +75,22 @@ describe("FATURA_METRICS_TOKEN", () => {
       expect(result._tag, refused).toBe("Failure")
       expect(String(result._tag === "Failure" ? result.failure : "")).toContain("at least 16 printable ASCII")
     }
+  })
+})
+
+describe("FATURA_IDEMPOTENCY_FINGERPRINT_KEY", () => {
+  const loadKey = loadSetting((config) => config.idempotencyFingerprintKey)
+
+  it("is none unless set, or set empty: the key the database keeps for the deployment is used", async () => {
+    expect(await loadKey({})).toMatchObject({ success: null })
+    expect(await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: "" })).toMatchObject({ success: null })
+  })
+
+  it("takes a key of 32 printable characters or more, and refuses a shorter one at start", async () => {
+    const key = "k".repeat(32)
+    expect(await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: key })).toMatchObject({ success: key })
+    const refused = await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: "k".repeat(31) })
+    expect(refused._tag).toBe("Failure")
+    expect(String(refused._tag === "Failure" ? refused.failure : "")).toContain("at least 32 printable ASCII")
   })
 })

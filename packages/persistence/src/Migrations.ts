@@ -524,6 +524,16 @@ const migrations = {
         provider text PRIMARY KEY,
         listed_until timestamptz NOT NULL
       )`
+  }),
+  "0014_deployment_secrets": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // Secrets of the whole deployment, made once by whichever process needs one first and shared by all: the key of
+    // the fingerprints by which a repeated request's card data is compared (`IdempotencyStore.fingerprintKey`).
+    yield* sql`
+      CREATE TABLE deployment_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      )`
   })
 }
 

@@ -22,7 +22,8 @@ const allMigrations = [
   [10, "retention"],
   [11, "list_indexes"],
   [12, "charges_outside_transactions"],
-  [13, "pix_provider"]
+  [13, "pix_provider"],
+  [14, "deployment_secrets"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
