@@ -72,11 +72,7 @@ describe("the interactive documentation in Chromium", () => {
     }
     // The curl sample of each operation sends the credential the operation takes, as a bearer token: copied, with the
     // placeholder replaced, it is answered (they used to send `Authorization: Basic username:password`).
-    const samples = await page.evaluate(() =>
-      [...document.querySelectorAll("pre, code")]
-        .map((element) => element.textContent ?? "")
-        .filter((text) => text.startsWith("curl "))
-    )
+    const samples = (await page.locator("pre, code").allTextContents()).filter((text) => text.startsWith("curl "))
     const sampleOf = (method: string, path: string) => {
       const found = samples.find(
         (sample) =>
