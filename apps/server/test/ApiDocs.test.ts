@@ -100,9 +100,10 @@ describe.each(testDatabases)("the documentation's cost on $name", (database) => 
   })
 
   it("answers 304 without a body to an If-None-Match that names the ETag of the encoding it would send", async () => {
-    const from = "127.0.6.2"
-    const page = await get(app.baseUrl, "/docs", from)
-    for (const path of ["/docs", ...scriptsOf(page.body), "/openapi.json"]) {
+    const page = await get(app.baseUrl, "/docs", "127.0.6.2")
+    for (const [index, path] of ["/docs", ...scriptsOf(page.body), "/openapi.json"].entries()) {
+      // Some twenty requests a path, each path from an address of its own: within the burst of 60 of each.
+      const from = `127.0.6.${20 + index}`
       const immutable = path.endsWith(".js")
       for (const encoding of ["br", "gzip", undefined]) {
         const accept: Record<string, string> = encoding === undefined ? {} : { "accept-encoding": encoding }
@@ -127,7 +128,7 @@ describe.each(testDatabases)("the documentation's cost on $name", (database) => 
       const asBrotli = await get(app.baseUrl, path, from, { "accept-encoding": "br", "if-none-match": gzipTag })
       expect(asBrotli.status).toBe(200)
     }
-    expect((await get(app.baseUrl, "/docs/scalar.0000000000000000.js", from)).status).toBe(404)
+    expect((await get(app.baseUrl, "/docs/scalar.0000000000000000.js", "127.0.6.2")).status).toBe(404)
   })
 
   it("sends a whole /docs load, compressed, in under 1 000 000 bytes", async () => {
