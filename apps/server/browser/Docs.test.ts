@@ -67,11 +67,36 @@ describe("the interactive documentation in Chromium", () => {
     await page.screenshot({ path: `${artifacts}docs.png` })
     // Operations of each group, by the summaries the contract gives them.
     for (const summary of ["Create Invoices", "Search Transaction", "Public invoice", "Retry a delivery now"]) {
-      await page.getByText(summary, { exact: true }).first().waitFor({ state: "visible", timeout: 20_000 })
+      // Rendering the whole contract takes a loaded machine a while: room, not a race.
+      await page.getByText(summary, { exact: true }).first().waitFor({ state: "visible", timeout: 60_000 })
     }
+    // The curl sample of each operation sends the credential the operation takes, as a bearer token: copied, with the
+    // placeholder replaced, it is answered (they used to send `Authorization: Basic username:password`).
+    const samples = (await page.locator("pre, code").allTextContents()).filter((text) => text.startsWith("curl "))
+    const sampleOf = (method: string, path: string) => {
+      const found = samples.find(
+        (sample) =>
+          // Samples call the server the document names (`PUBLIC_BASE_URL`).
+          sample.split(/[\s?']/).filter(Boolean)[1] === `http://fatura.test${path}` &&
+          (method === "GET" ? !sample.includes("--request") : sample.includes(`--request ${method}`))
+      )
+      if (found === undefined) throw new Error(`no sample of ${method} ${path} among:\n${samples.join("\n")}`)
+      return found
+    }
+    const authorizations = (sample: string) => sample.match(/Authorization: [^'\n]*/g) ?? []
+    expect(samples.length).toBeGreaterThan(20)
+    expect(samples.filter((sample) => /Authorization: Basic/i.test(sample))).toEqual([])
+    expect(authorizations(sampleOf("POST", "/api/v2/invoices"))).toEqual(["Authorization: Bearer YOUR_SECRET_KEY"])
+    expect(authorizations(sampleOf("GET", "/api/v2/company"))).toEqual(["Authorization: Bearer YOUR_SECRET_KEY"])
+    expect(authorizations(sampleOf("POST", "/api/v2/public/cards"))).toEqual([
+      "Authorization: Bearer YOUR_PUBLIC_TOKEN"
+    ])
+    expect(authorizations(sampleOf("GET", "/metrics"))).toEqual(["Authorization: Bearer YOUR_METRICS_TOKEN"])
+    // The payer's routes take the checkout token in the query, and no header.
+    expect(authorizations(sampleOf("GET", "/api/v2/public/invoices/5f0c8a52-8a3e-4c4e-9d0b-1f2e3a4b5c6d"))).toEqual([])
     await context.close()
 
     expect(elsewhere).toEqual([])
     expect(problems).toEqual([])
-  })
+  }, 180_000)
 })

@@ -104,6 +104,7 @@ const serve = Command.make(
       const config = yield* ServerConfig.load
       const Serve = yield* serveModule
       if (Workers.isWorker) return yield* Layer.launch(Serve.layer(config, "worker"))
+      yield* Serve.announceMetrics(config)
       const database = Database.configFrom(config.databaseUrl, config.dataDir)
       const count = Option.getOrElse(workers, () => Workers.defaultCount(database))
       if (count === 1) return yield* Layer.launch(Serve.layer(config))

@@ -6,12 +6,21 @@ import {
   CardCharges,
   Companies,
   Expirations,
+  IdempotencyFingerprintKey,
   IdempotencyLeaseSeconds,
   PixSettlements,
   Postbacks,
   Retention
 } from "@fatura/application"
-import { CardVelocity, FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
+import {
+  CardVelocity,
+  FaturaHttp,
+  MetricsAccess,
+  NodeServer,
+  PixNotificationsHttp,
+  RateLimiter,
+  RequestLimits
+} from "@fatura/http"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
 import { RedisTokenBuckets } from "@fatura/redis"
@@ -36,6 +45,18 @@ const printDemoCompany = Effect.gen(function* () {
     ].join("\n")
   )
 })
+
+/**
+ * Says once, at start, how to have `/metrics` served when it is not: by the process that serves alone, or by the
+ * primary of `serve --workers N`, whose workers share its environment.
+ */
+export const announceMetrics = (config: ServerConfig) =>
+  config.metricsToken === null
+    ? Effect.logInfo(
+        "GET /metrics is not served: set FATURA_METRICS_TOKEN to a secret of 16 characters or more, and scrape it " +
+          "with Authorization: Bearer <that token>"
+      )
+    : Effect.void
 
 /** How often card charges whose answer was lost are looked for: they are two minutes old before they count as lost. */
 const cardChargeInterval = "10 seconds"
@@ -146,7 +167,9 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
     Layer.provide(Layer.succeed(RequestLimits.KeyRateLimit, config.rateLimitPerKey)),
     Layer.provide(Layer.succeed(CardVelocity.CardRateLimit, config.cardRateLimit)),
     Layer.provide(Layer.succeed(PixNotificationsHttp.ProviderCallsPerSecond, config.pixNotificationCallsPerSecond)),
+    Layer.provide(Layer.succeed(MetricsAccess.MetricsToken, config.metricsToken)),
     Layer.provide(Layer.succeed(IdempotencyLeaseSeconds, config.idempotencyLeaseSeconds)),
+    Layer.provide(Layer.succeed(IdempotencyFingerprintKey, config.idempotencyFingerprintKey)),
     Layer.provide(rateLimiter(config.redisUrl)),
     Layer.provide(
       NodeHttpServer.layer(NodeServer.create, {

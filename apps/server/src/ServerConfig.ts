@@ -63,6 +63,34 @@ export const load = Effect.gen(function* () {
     ),
     "REDIS_URL"
   ).pipe(Config.withDefault(""))
+  // Unset (or empty): `/metrics` is not served.
+  const metricsToken = yield* Config.schema(
+    Schema.String.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (token: string) =>
+            token === "" ||
+            /^[\x21-\x7E]{16,}$/.test(token) ||
+            "must be at least 16 printable ASCII characters without spaces (e.g. openssl rand -hex 32)"
+        )
+      )
+    ),
+    "FATURA_METRICS_TOKEN"
+  ).pipe(Config.withDefault(""))
+  // Unset (or empty): the key the database keeps for the deployment (`IdempotencyFingerprintKey`).
+  const idempotencyFingerprintKey = yield* Config.schema(
+    Schema.String.pipe(
+      Schema.check(
+        Schema.makeFilter(
+          (key: string) =>
+            key === "" ||
+            /^[\x21-\x7E]{32,}$/.test(key) ||
+            "must be at least 32 printable ASCII characters without spaces (e.g. openssl rand -hex 32)"
+        )
+      )
+    ),
+    "FATURA_IDEMPOTENCY_FINGERPRINT_KEY"
+  ).pipe(Config.withDefault(""))
   const defaultRetention = RetentionPeriods.defaultValue()
   const retention: RetentionPeriods = {
     idempotency: yield* retentionPeriod("FATURA_IDEMPOTENCY_RETENTION", defaultRetention.idempotency),
@@ -99,8 +127,10 @@ export const load = Effect.gen(function* () {
     rateLimitPerKey,
     cardRateLimit,
     redisUrl,
+    metricsToken: metricsToken === "" ? null : metricsToken,
     retention,
     idempotencyLeaseSeconds,
+    idempotencyFingerprintKey: idempotencyFingerprintKey === "" ? null : idempotencyFingerprintKey,
     logLevel: logLevels[logLevel]
   }
 })

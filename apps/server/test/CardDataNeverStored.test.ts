@@ -40,9 +40,11 @@ describe.each(testDatabases)("card data on $name", (database) => {
         expect(reply.status).toBe(201)
         responses.push(JSON.stringify(reply.body))
       }
-      // The payer's side: tokenized with the public token, then paid with the token and with the fields.
+      // The payer's side: tokenized with the public token, then paid with the token and with the fields, each with an
+      // Idempotency-Key, whose stored fingerprint stands for the card data of its request.
       const tokenized = await app.request("POST", "/api/v2/public/cards", {
         key: publicToken,
+        headers: { "idempotency-key": `tokenize-${index}` },
         body: {
           number: card.number,
           security_code: card.security_code,
@@ -73,7 +75,7 @@ describe.each(testDatabases)("card data on $name", (database) => {
         const paid = await app.request(
           "POST",
           `/api/v2/public/invoices/${pending.secureId}/pay?token=${pending.invoice.token_checkout}`,
-          { body: { card: payment } }
+          { body: { card: payment }, headers: { "idempotency-key": `pay-${index}` } }
         )
         expect(paid.status).toBe(200)
         responses.push(JSON.stringify(paid.body))
@@ -110,6 +112,26 @@ describe.each(testDatabases)("card data on $name", (database) => {
     const rows = await app.dumpAllTables()
     expect(rows.length).toBeGreaterThan(cards.length * 3)
     expectClean(rows, "a table")
+  })
+
+  it("stores the fingerprint of each request with card data an Idempotency-Key ran, and it is no card data", async () => {
+    const stored = await app.query(
+      "SELECT endpoint, count(*)::int AS n FROM idempotency_keys WHERE response_status IS NOT NULL GROUP BY endpoint"
+    )
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        { endpoint: "POST /api/v2/invoices", n: cards.length },
+        { endpoint: "POST /api/v2/public/cards", n: cards.length },
+        // With a card token, and with the card's fields.
+        { endpoint: "POST /api/v2/public/invoices/:secureId/pay", n: cards.length * 2 }
+      ])
+    )
+    const hashes = await app.query("SELECT request_hash FROM idempotency_keys")
+    for (const { request_hash } of hashes) expect(request_hash).toMatch(/^[0-9a-f]{64}$/)
+    expectClean(
+      hashes.map((row) => String(row.request_hash)),
+      "a fingerprint"
+    )
   })
 
   it("logs neither", () => {

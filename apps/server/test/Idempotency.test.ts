@@ -1,7 +1,27 @@
-// SPEC 9: idempotent POSTs, also under concurrency.
+// SPEC 9: idempotent POSTs, also under concurrency; a repeat carrying card data is told apart from another card's.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
+import { cardRequest, pixRequest, type Reply, startApp, type TestApp, testCard } from "./support/TestApp.js"
+import { type TestDatabase, testDatabases } from "./support/TestDatabases.js"
+
+/** A Luhn-valid card number with the first six and last four digits of `testCard`'s, which the sandbox approves. */
+const lookalike = "4111 1100 0009 1111"
+
+/** 3-D Secure data, which a payment on the payer's side carries. */
+const threeDs = { eci: "05", cavv: "AAABBJg0VhI0VniQEjRWAAAAAAA=" }
+
+const expectConflict = (reply: Reply, what: string) => {
+  expect(reply.status, what).toBe(409)
+  expect(reply.body.code, what).toBe("idempotency_conflict")
+}
+
+const expectReplayOf = (reply: Reply, first: Reply) => {
+  expect(reply.status).toBe(first.status)
+  expect(reply.headers.get("idempotent-replayed")).toBe("true")
+  expect(reply.body).toEqual(first.body)
+}
 
 describe.each(testDatabases)("idempotency on $name", (database) => {
   let app: TestApp
@@ -85,6 +105,53 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
     expect(await invoicesWithRef("card-once")).toBe(1)
   })
 
+  it("tells apart two cards that show the same first six and last four digits, and two security codes", async () => {
+    // Another payer's card, or another security code, must never get the first payer's token, charge or payment.
+    const others = [{ number: lookalike, security_code: "987" }, { number: lookalike }, { security_code: "987" }]
+
+    const merchantKey = (await app.registerCompany()).secretKey
+    const invoice = await post("card-apart", cardRequest({}, { external_ref: "card-apart" }), merchantKey)
+    expect(invoice.body.status).toBe("paid")
+    for (const other of others) {
+      expectConflict(
+        await post("card-apart", cardRequest(other, { external_ref: "card-apart" }), merchantKey),
+        "invoice"
+      )
+    }
+    expectReplayOf(await post("card-apart", cardRequest({}, { external_ref: "card-apart" }), merchantKey), invoice)
+    expect(await invoicesWithRef("card-apart")).toBe(1)
+
+    // Which turns 3-D Secure on for the company's cards: the payer's side comes after the invoice.
+    const publicToken = (await post("exchange-for-cards", undefined, merchantKey, "/api/v2/exchange-token")).body
+      .public_token
+    const tokenize = (card: Record<string, unknown>) =>
+      app.request("POST", "/api/v2/public/cards", {
+        key: publicToken,
+        body: card,
+        headers: { "idempotency-key": "tokenize-apart" }
+      })
+    const token = await tokenize(testCard)
+    expect(token.status).toBe(201)
+    for (const other of others) {
+      const reply = await tokenize({ ...testCard, ...other })
+      expectConflict(reply, `tokenization with ${JSON.stringify(other)}`)
+      expect(JSON.stringify(reply.body)).not.toContain(token.body.token)
+    }
+    expectReplayOf(await tokenize({ ...testCard, number: "4111111111111111" }), token)
+
+    const pending = (await post("pending-apart", cardRequest({}, { card: undefined }), merchantKey)).body
+    const pay = (card: Record<string, unknown>) =>
+      app.request("POST", `/api/v2/public/invoices/${pending.secureId}/pay?token=${pending.invoice.token_checkout}`, {
+        body: { card: { ...testCard, ...threeDs, ...card } },
+        headers: { "idempotency-key": "pay-apart" }
+      })
+    const paid = await pay({})
+    expect(paid.status).toBe(200)
+    expect(paid.body.status).toBe("paid")
+    for (const other of others) expectConflict(await pay(other), `payment with ${JSON.stringify(other)}`)
+    expectReplayOf(await pay({}), paid)
+  })
+
   it("scopes keys by company and by endpoint", async () => {
     const other = await app.registerCompany()
     const mine = await post("shared-key", pixRequest({ external_ref: "scope-1" }))
@@ -130,4 +197,46 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
       expect(reply.status, path).toBe(expected)
     }
   })
+})
+
+describe.each(testDatabases)("idempotency of card data across restarts on $name", (database) => {
+  // The database outlives the first server, as it does a restart or a deploy: the embedded one gets a directory.
+  let dataDir: string | undefined
+  let shared: TestDatabase
+  let releaseShared: () => Promise<void>
+
+  beforeAll(async () => {
+    const acquired = await database.acquire()
+    dataDir = acquired.config._tag === "Embedded" ? mkdtempSync(join(tmpdir(), "fatura-fingerprint-")) : undefined
+    const config = dataDir === undefined ? acquired.config : { _tag: "Embedded" as const, dataDir }
+    releaseShared = acquired.release
+    shared = { name: database.name, acquire: async () => ({ config, release: async () => {} }) }
+  })
+  afterAll(async () => {
+    await releaseShared?.()
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it("replays a card request to its repeat after the server restarted, and still tells another card apart", async () => {
+    const before = await startApp(shared)
+    const { secretKey } = await before.registerCompany()
+    const send = (app: TestApp, card: Record<string, unknown> = {}) =>
+      app.request("POST", "/api/v2/invoices", {
+        key: secretKey,
+        body: cardRequest(card, { external_ref: "across-restart" }),
+        headers: { "idempotency-key": "across-restart" }
+      })
+    const first = await send(before)
+    expect(first.body.status).toBe("paid")
+    await before.stop()
+
+    const after = await startApp(shared)
+    try {
+      expectReplayOf(await send(after), first)
+      expectConflict(await send(after, { number: lookalike }), "another card after the restart")
+    } finally {
+      await after.stop()
+    }
+    // Two starts of the embedded database on a loaded machine: room, not a race.
+  }, 180_000)
 })

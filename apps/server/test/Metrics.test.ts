@@ -1,5 +1,6 @@
 // SPEC 11.1: `/metrics` in Prometheus text — requests and latency by route and status (ids folded, unknown paths in
-// one series), invoices created by method and status, postback attempts by outcome, database connections.
+// one series), invoices created by method and status, postback attempts by outcome, database connections — for the
+// holder of the server's metrics token only, since they are platform-wide business volumes; none without a token.
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
@@ -12,6 +13,8 @@ const seriesValue = (page: string, series: string): number => {
   return line === undefined ? 0 : Number(line.slice(series.length + 1))
 }
 
+const metricsToken = "metrics-test-token-0123456789"
+
 describe.each(testDatabases)("metrics on $name", (database) => {
   let app: TestApp
   let key: string
@@ -19,7 +22,7 @@ describe.each(testDatabases)("metrics on $name", (database) => {
   let receiverUrl: string
 
   beforeAll(async () => {
-    app = await startApp(database)
+    app = await startApp(database, { metricsToken })
     key = (await app.registerCompany()).secretKey
     receiver = createServer((_request, response) => response.writeHead(204).end())
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
@@ -32,7 +35,9 @@ describe.each(testDatabases)("metrics on $name", (database) => {
   })
 
   const scrape = async () => {
-    const response = await checkedFetch(`${app.baseUrl}/metrics`)
+    const response = await checkedFetch(`${app.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` }
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8")
     return response.text()
@@ -80,6 +85,30 @@ describe.each(testDatabases)("metrics on $name", (database) => {
     expect(delta('fatura_postback_attempts_total{outcome="succeeded"}')).toBe(1)
   })
 
+  it("answers 401 to anyone without the metrics token, and shows them nothing", async () => {
+    const { secretKey } = await app.registerCompany()
+    for (const authorization of [
+      undefined,
+      "Bearer wrong-token-of-some-length",
+      `Bearer ${metricsToken.slice(0, -1)}`,
+      `Bearer ${metricsToken}x`,
+      `Basic ${metricsToken}`,
+      `Bearer ${secretKey}`
+    ]) {
+      const response = await checkedFetch(`${app.baseUrl}/metrics`, {
+        headers: authorization === undefined ? {} : { authorization }
+      })
+      expect(response.status, authorization).toBe(401)
+      expect(response.headers.get("www-authenticate")).toBe("Bearer")
+      const body = await response.text()
+      expect(JSON.parse(body)).toMatchObject({ code: "unauthorized" })
+      expect(body).not.toContain("fatura_invoices_created_total")
+    }
+    // The scheme in any case, as for every credential.
+    const lower = await checkedFetch(`${app.baseUrl}/metrics`, { headers: { authorization: `bearer ${metricsToken}` } })
+    expect(lower.status).toBe(200)
+  })
+
   it("shows the database connections this process holds", async () => {
     const page = await scrape()
     const max = seriesValue(page, 'fatura_db_connections{state="max"}')
@@ -87,5 +116,25 @@ describe.each(testDatabases)("metrics on $name", (database) => {
     expect(max).toBe(database.name === "PGlite" ? 1 : 20)
     expect(open).toBeGreaterThanOrEqual(1)
     expect(open).toBeLessThanOrEqual(max)
+  })
+})
+
+describe.each(testDatabases)("metrics without a metrics token on $name", (database) => {
+  let app: TestApp
+
+  beforeAll(async () => {
+    app = await startApp(database)
+  })
+  afterAll(() => app.stop())
+
+  it("are not served: 404 whatever the request carries", async () => {
+    const { secretKey } = await app.registerCompany()
+    for (const headers of [{}, { authorization: `Bearer ${secretKey}` }, { authorization: `Bearer ${metricsToken}` }]) {
+      const response = await checkedFetch(`${app.baseUrl}/metrics`, { headers })
+      expect(response.status).toBe(404)
+      const body = await response.text()
+      expect(JSON.parse(body)).toMatchObject({ code: "not_found" })
+      expect(body).not.toContain("fatura_")
+    }
   })
 })

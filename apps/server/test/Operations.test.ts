@@ -69,12 +69,28 @@ describe.each(testDatabases)("operations on $name", (database) => {
     const reply = await app.request("GET", "/docs")
     expect(reply.status).toBe(200)
     expect(reply.headers.get("content-type")).toContain("text/html")
-    expect(String(reply.body)).not.toMatch(/<script[^>]+src="https?:\/\//)
+    // Its scripts are this server's, and nothing runs inline.
+    const scripts = [...String(reply.body).matchAll(/<script([^>]*)>/g)].map((match) => match[1])
+    expect(scripts).toEqual([
+      expect.stringMatching(/^ src="\/docs\/scalar\.[0-9a-f]{16}\.js"$/),
+      expect.stringMatching(/^ src="\/docs\/setup\.[0-9a-f]{16}\.js"$/)
+    ])
     // Nothing but this server may be reached from the page, and its web fonts are not asked for.
     const policy = reply.headers.get("content-security-policy") ?? ""
     expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain("script-src 'self';")
     expect(policy.match(/https?:\/\/[^\s;]+/g) ?? []).toEqual(["http://fatura.test"])
-    expect(String(reply.body)).toContain('"withDefaultFonts":false')
+    const setup = await app.request("GET", /src="(\/docs\/setup\.[0-9a-f]+\.js)"/.exec(String(reply.body))![1]!)
+    expect(setup.status).toBe(200)
+    expect(setup.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+    const text = String(setup.body)
+    const configuration = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf(")")))
+    expect(configuration).toMatchObject({ withDefaultFonts: false, content: ApiDocs.document("http://fatura.test") })
+    // The code samples send a bearer placeholder of each credential the document declares, and the scheme is the
+    // one documentation tools match: `Bearer` made them send `Authorization: Basic username:password`.
+    const schemes = configuration.content.components.securitySchemes
+    expect(Object.keys(configuration.authentication.securitySchemes).sort()).toEqual(Object.keys(schemes).sort())
+    for (const scheme of Object.values(schemes)) expect(scheme).toMatchObject({ type: "http", scheme: "bearer" })
   })
 
   it("answers 415 to a POST whose body is not declared as JSON", async () => {

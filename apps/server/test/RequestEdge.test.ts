@@ -8,12 +8,14 @@ import { exchange, type RawReply, send } from "./support/RawHttp.js"
 import { cardRequest, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
+const metricsToken = "request-edge-metrics-token"
+
 describe.each(testDatabases)("the request edge on $name", (database) => {
   let app: TestApp
   let port: number
 
   beforeAll(async () => {
-    app = await startApp(database)
+    app = await startApp(database, { metricsToken })
     port = Number(new URL(app.baseUrl).port)
   })
   afterAll(() => app.stop())
@@ -262,7 +264,8 @@ describe.each(testDatabases)("the request edge on $name", (database) => {
   })
 
   it("labels metrics by the matched route only, so no client can grow them (item 11)", async () => {
-    const scrape = async () => (await checkedFetch(`${app.baseUrl}/metrics`)).text()
+    const scrape = async () =>
+      (await checkedFetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text()
     // Every series these requests could touch, and the scrape's own, exists before the measure.
     await app.request("GET", `/health;${crypto.randomUUID()}`)
     await scrape()

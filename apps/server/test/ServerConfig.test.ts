@@ -1,7 +1,8 @@
 // SPEC 9 and 12.1: FATURA_IDEMPOTENCY_LEASE_SECONDS, the lease by which a request that calls a provider holds its
 // Idempotency-Key — 60 s unless set, and never shorter than such a request can run; FATURA_CARD_RATE_LIMIT, the card
 // tokenizations a minute per public token — 60 unless set, a whole number of at least one; FATURA_PIX_NOTIFICATION_CALLS,
-// the PSP calls a second all pix notifications may make together.
+// the PSP calls a second all pix notifications may make together; FATURA_METRICS_TOKEN, without which `/metrics` is not
+// served; FATURA_IDEMPOTENCY_FINGERPRINT_KEY, the key of the fingerprints of card data.
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as ServerConfig from "../src/ServerConfig.js"
@@ -85,5 +86,41 @@ describe("FATURA_PIX_NOTIFICATION_CALLS", () => {
     for (const value of ["0", "-1", "2.5", "many"]) {
       expect((await callsPerSecond({ ...bcb, FATURA_PIX_NOTIFICATION_CALLS: value }))._tag, value).toBe("Failure")
     }
+  })
+})
+
+describe("FATURA_METRICS_TOKEN", () => {
+  const loadToken = loadOf((config) => config.metricsToken)
+
+  it("is none unless set, or set empty: /metrics is then not served", async () => {
+    expect(await loadToken({})).toMatchObject({ success: null })
+    expect(await loadToken({ FATURA_METRICS_TOKEN: "" })).toMatchObject({ success: null })
+  })
+
+  it("takes a token of 16 printable characters or more, and refuses a guessable or unsendable one at start", async () => {
+    const token = "0123456789abcdef"
+    expect(await loadToken({ FATURA_METRICS_TOKEN: token })).toMatchObject({ success: token })
+    for (const refused of ["0123456789abcde", "0123456789 abcdef", "0123456789abcdéf"]) {
+      const result = await loadToken({ FATURA_METRICS_TOKEN: refused })
+      expect(result._tag, refused).toBe("Failure")
+      expect(String(result._tag === "Failure" ? result.failure : "")).toContain("at least 16 printable ASCII")
+    }
+  })
+})
+
+describe("FATURA_IDEMPOTENCY_FINGERPRINT_KEY", () => {
+  const loadKey = loadOf((config) => config.idempotencyFingerprintKey)
+
+  it("is none unless set, or set empty: the key the database keeps for the deployment is used", async () => {
+    expect(await loadKey({})).toMatchObject({ success: null })
+    expect(await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: "" })).toMatchObject({ success: null })
+  })
+
+  it("takes a key of 32 printable characters or more, and refuses a shorter one at start", async () => {
+    const key = "k".repeat(32)
+    expect(await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: key })).toMatchObject({ success: key })
+    const refused = await loadKey({ FATURA_IDEMPOTENCY_FINGERPRINT_KEY: "k".repeat(31) })
+    expect(refused._tag).toBe("Failure")
+    expect(String(refused._tag === "Failure" ? refused.failure : "")).toContain("at least 32 printable ASCII")
   })
 })

@@ -87,7 +87,7 @@ describe("fatura serve --workers on Postgres", () => {
   const serve = async (args: ReadonlyArray<string>) => {
     const port = await freePort()
     const server = await startServer(
-      { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1" },
+      { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", FATURA_METRICS_TOKEN: "" },
       args
     )
     servers.push(server)
@@ -103,6 +103,10 @@ describe("fatura serve --workers on Postgres", () => {
     const statuses = await Promise.all(Array.from({ length: 20 }, () => getOnNewConnection(port, "/health")))
     expect(statuses.every((status) => status === 200)).toBe(true)
     await until(() => answeringPids(server.output()).size === 2, "answers from both workers", server.output)
+    // Without a metrics token no worker serves them, and how to have them is said once, not once per worker.
+    const metrics = await Promise.all(Array.from({ length: 6 }, () => getOnNewConnection(port, "/metrics")))
+    expect(metrics).toEqual(Array.from({ length: 6 }, () => 404))
+    expect(server.output().split("GET /metrics is not served").length - 1, server.output()).toBe(1)
 
     process.kill(workers[0]!, "SIGKILL")
     await until(() => listeningPids(server.output()).size === 3, "a third worker listening", server.output)

@@ -2,7 +2,21 @@
 import type { Company, Invoice } from "@fatura/domain"
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse, UnavailableResponse } from "./ApiError.js"
+import {
+  ForbiddenResponse,
+  NotFoundResponse,
+  RateLimitedResponse,
+  UnauthorizedResponse,
+  UnavailableResponse
+} from "./ApiError.js"
+
+/**
+ * `Authorization: Bearer <token>`, declared in the OpenAPI document as `scheme: bearer` in lower case, as the IANA
+ * registry spells it: `HttpApiSecurity.bearer` writes `Bearer`, which documentation tools that match the scheme
+ * exactly (Scalar, at `/docs`) take for HTTP Basic, and their samples then send `Basic username:password`. Schemes are
+ * case-insensitive (RFC 9110 §11.1): the server takes either.
+ */
+const bearer = HttpApiSecurity.http({ scheme: "bearer" })
 
 /** The company and mode behind the request's secret key, for the handlers that run after authentication. */
 export class Caller extends Context.Service<
@@ -30,7 +44,7 @@ export class PublicTokenAuthorization extends HttpApiMiddleware.Service<
 >()("@fatura/api/PublicTokenAuthorization", {
   requiredForClient: false,
   security: {
-    publicToken: HttpApiSecurity.bearer.pipe(
+    publicToken: bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "The company's public token, `pk_test_…` or `pk_live_…`.")
     )
   },
@@ -43,9 +57,27 @@ export class SecretKeyAuthorization extends HttpApiMiddleware.Service<
 >()("@fatura/api/SecretKeyAuthorization", {
   requiredForClient: true,
   security: {
-    secretKey: HttpApiSecurity.bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`.")
-    )
+    secretKey: bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "A secret key, `sk_test_…` or `sk_live_…`."))
   },
   error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse, UnavailableResponse]
 }) {}
+
+/**
+ * The security of `/metrics`, which shows platform-wide business volumes: the operator's metrics token, set on the
+ * server (`FATURA_METRICS_TOKEN`). A server without one does not serve them (404).
+ */
+export class MetricsAuthorization extends HttpApiMiddleware.Service<MetricsAuthorization>()(
+  "@fatura/api/MetricsAuthorization",
+  {
+    requiredForClient: false,
+    security: {
+      metricsToken: bearer.pipe(
+        HttpApiSecurity.annotate(
+          OpenApi.Description,
+          "The server's metrics token (`FATURA_METRICS_TOKEN`); without one set, `/metrics` is not served."
+        )
+      )
+    },
+    error: [UnauthorizedResponse, NotFoundResponse]
+  }
+) {}

@@ -46,6 +46,7 @@ const parameters: Json = {
 
 const json = (schema: Json) => ({ "application/json": { schema } })
 const html = { "text/html; charset=utf-8": { schema: { type: "string" } } }
+const javascript = { "text/javascript; charset=utf-8": { schema: { type: "string" } } }
 
 /** The answers of the edge in front of every route, as the API's own operations document them. */
 const anyRequest = {
@@ -57,6 +58,58 @@ const anyRequest = {
   "431": { description: "The request's headers are too large.", content: json(schemaRef("HeadersTooLarge")) },
   "500": { description: "A bug, logged with the request id.", content: json(schemaRef("InternalError")) }
 }
+
+const rateLimitedByAddress = {
+  description: "Too many requests from this address.",
+  headers: { "retry-after": { required: true, schema: { type: "integer", minimum: 1 } } },
+  content: json(schemaRef("RateLimited"))
+}
+
+/** The headers of a document served as caches expect (`ETag`, `304`), compressed for a client that takes it. */
+const cachedHeaders: Json = {
+  etag: {
+    description: "The strong tag of this content in this encoding, for `If-None-Match`.",
+    required: true,
+    schema: { type: "string", pattern: '^"[0-9a-f]{16}(-br|-gzip)?"$' }
+  },
+  "cache-control": {
+    description: "`no-cache` (ask again, `304` while unchanged), or for an asset named by its content `immutable`.",
+    required: true,
+    schema: { type: "string" }
+  },
+  vary: { description: "`accept-encoding`.", required: true, schema: { type: "string", enum: ["accept-encoding"] } },
+  "content-encoding": {
+    description: "`br` or `gzip`, when the request's `Accept-Encoding` takes one; none otherwise.",
+    required: false,
+    schema: { type: "string", enum: ["br", "gzip"] }
+  }
+}
+
+/** What a document served as caches expect answers, besides its `200`. */
+const cachedAnswers = {
+  "304": {
+    description: "Unchanged: the request's `If-None-Match` names this content's tag.",
+    headers: { etag: cachedHeaders.etag, "cache-control": cachedHeaders["cache-control"], vary: cachedHeaders.vary }
+  },
+  "429": rateLimitedByAddress
+}
+
+const cachingRequest = [
+  {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description: "The `ETag` of a copy the client holds: `304` without a body while it is still this content.",
+    schema: { type: "string" }
+  },
+  {
+    name: "Accept-Encoding",
+    in: "header",
+    required: false,
+    description: "`br` and `gzip` are served (brotli first); without either, the body as it is.",
+    schema: { type: "string" }
+  }
+]
 
 const pages: Record<string, Json> = {
   "/checkout/{secureId}": {
@@ -88,11 +141,7 @@ const pages: Record<string, Json> = {
         "200": { description: "The page.", content: html },
         ...anyRequest,
         "404": { description: "No such invoice for that token: a page that says so.", content: html },
-        "429": {
-          description: "Too many requests from this address.",
-          headers: { "retry-after": { required: true, schema: { type: "integer", minimum: 1 } } },
-          content: json(schemaRef("RateLimited"))
-        },
+        "429": rateLimitedByAddress,
         "503": { description: "The database cannot be reached: a page that says so.", content: html }
       }
     }
@@ -102,10 +151,43 @@ const pages: Record<string, Json> = {
       tags: ["Pages"],
       operationId: "docs",
       summary: "Interactive documentation",
-      description: "This document, rendered for people; it loads nothing from elsewhere.",
+      description:
+        "This document, rendered for people; it loads nothing from elsewhere, only its two scripts " +
+        "(`/docs/{asset}`). Limited per client address, like the payer's side.",
       security: [],
-      parameters: [],
-      responses: { "200": { description: "The page.", content: html }, ...anyRequest }
+      parameters: cachingRequest,
+      responses: {
+        "200": { description: "The page.", headers: cachedHeaders, content: html },
+        ...cachedAnswers,
+        ...anyRequest
+      }
+    }
+  },
+  "/docs/{asset}": {
+    get: {
+      tags: ["Pages"],
+      operationId: "docsAsset",
+      summary: "A script of the interactive documentation",
+      description:
+        "The scripts `/docs` loads, named by their content (`scalar.<hash>.js`, `setup.<hash>.js`) and so cached " +
+        "for good. Limited per client address, like the payer's side.",
+      security: [],
+      parameters: [
+        {
+          name: "asset",
+          in: "path",
+          required: true,
+          description: "The script's name, as the page gives it.",
+          schema: { type: "string" }
+        },
+        ...cachingRequest
+      ],
+      responses: {
+        "200": { description: "The script.", headers: cachedHeaders, content: javascript },
+        ...cachedAnswers,
+        "404": { description: "No script of that name.", content: json(schemaRef("NotFound")) },
+        ...anyRequest
+      }
     }
   },
   "/openapi.json": {
@@ -113,11 +195,12 @@ const pages: Record<string, Json> = {
       tags: ["Pages"],
       operationId: "openApiDocument",
       summary: "OpenAPI document",
-      description: "This document.",
+      description: "This document. Limited per client address, like the payer's side.",
       security: [],
-      parameters: [],
+      parameters: cachingRequest,
       responses: {
-        "200": { description: "The OpenAPI 3.1 document.", content: json({ type: "object" }) },
+        "200": { description: "The OpenAPI 3.1 document.", headers: cachedHeaders, content: json({ type: "object" }) },
+        ...cachedAnswers,
         ...anyRequest
       }
     }

@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { UnavailableResponse } from "./ApiError.js"
+import { MetricsAuthorization } from "./Authorization.js"
 import * as RouteErrors from "./RouteErrors.js"
 
 export const HealthStatus = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "HealthStatus" })
@@ -18,13 +19,17 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4; charset=utf-8" })),
       error: RouteErrors.anyRequest
-    }).annotateMerge(
-      OpenApi.annotations({
-        summary: "Metrics",
-        description:
-          "Prometheus text: requests and latency by route and status, invoices created by method and status, " +
-          "postback attempts by outcome, database connections."
-      })
-    )
+    })
+      .middleware(MetricsAuthorization)
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Metrics",
+          description:
+            "Prometheus text: requests and latency by route and status, invoices created by method and status, " +
+            "postback attempts by outcome, database connections. Only with the server's metrics token " +
+            "(`Authorization: Bearer <FATURA_METRICS_TOKEN>`): 401 without it or with another, 404 on a server " +
+            "that has none."
+        })
+      )
   )
   .annotateMerge(OpenApi.annotations({ title: "Operations", description: "For whoever runs the service." })) {}

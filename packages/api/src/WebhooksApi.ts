@@ -77,7 +77,8 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         summary: "Roll the signing secret of the key's mode",
         description:
           "Shown once. Signs the postbacks of the key's mode (test or live) only. The secret it replaces, and any " +
-          "other rolled within the last 24 h, keeps signing alongside until 24 h after its roll."
+          "other rolled within the last 24 h, keeps signing alongside until 24 h after its roll — the two rolled " +
+          "last at most: a roll past them ends the oldest one's overlap at once."
       })
     )
   )

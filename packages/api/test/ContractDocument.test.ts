@@ -41,6 +41,20 @@ describe("the OpenAPI document", () => {
     expect(company["429"].headers["retry-after"].schema).toMatchObject({ type: "integer", minimum: 1 })
   })
 
+  it("declares every credential as an HTTP bearer scheme, spelled as documentation tools match it", () => {
+    // `Bearer` (capitalised) made the docs' code samples send `Authorization: Basic username:password`.
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      "metricsToken",
+      "publicToken",
+      "secretKey"
+    ])
+    for (const scheme of Object.values(document.components.securitySchemes) as Array<any>) {
+      expect(scheme).toMatchObject({ type: "http", scheme: "bearer" })
+    }
+    expect(document.paths["/api/v2/invoices"].post.security).toEqual([{ secretKey: [] }])
+    expect(document.paths["/api/v2/public/cards"].post.security).toEqual([{ publicToken: [] }])
+  })
+
   it("states integer parameters as integers with their range, and the checkout token as required", () => {
     const parameter = (path: string, method: string, name: string) =>
       document.paths[path][method].parameters.find((candidate: any) => candidate.name === name)

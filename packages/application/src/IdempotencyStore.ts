@@ -55,6 +55,19 @@ export const IdempotencyLeaseSeconds = Context.Reference<number>("@fatura/applic
 })
 
 /**
+ * The key of the fingerprints by which a repeat's card data is compared with the first request's: a keyed hash of the
+ * card's number and security code stands in for them, so that two cards that show the same first six and last four
+ * digits are told apart without either being stored. Every process must use the same key, and keep it for as long as
+ * responses are kept (`RetentionPeriods.idempotency`): a repeat fingerprinted under another key is a conflict. `null`,
+ * the default, uses the key the store keeps for the whole deployment (`IdempotencyStore.fingerprintKey`); the server's
+ * `FATURA_IDEMPOTENCY_FINGERPRINT_KEY` sets one, which a copy of the database alone then does not hold.
+ */
+export const IdempotencyFingerprintKey = Context.Reference<string | null>(
+  "@fatura/application/IdempotencyFingerprintKey",
+  { defaultValue: () => null }
+)
+
+/**
  * The request being run under a leased Idempotency-Key, for the use cases that call providers: where an earlier run
  * of it got to, and how to record how far this one gets, in the transaction that gets there.
  */
@@ -136,5 +149,10 @@ export class IdempotencyStore extends Context.Service<
      * purge is removing; how many it forgot. A repeat of a forgotten request runs anew.
      */
     readonly purge: (recordedBefore: Timestamp.Timestamp, limit: number) => Effect.Effect<number, StorageUnavailable>
+    /**
+     * The deployment's key for fingerprints of card data (`IdempotencyFingerprintKey`): the one stored, or `candidate`
+     * when none is yet — kept then for good, the same for every process, whichever stored it first.
+     */
+    readonly fingerprintKey: (candidate: string) => Effect.Effect<string, StorageUnavailable>
   }
 >()("@fatura/application/IdempotencyStore") {}

@@ -122,14 +122,15 @@ export class PostbackRepository extends Context.Service<
     ) => Effect.Effect<boolean, StorageUnavailable>
     /**
      * Makes `secret` the signing secret of `mode`; the one it replaces keeps signing until `overlapUntil`, beside
-     * those rolled before it that still sign.
+     * those rolled before it that still sign — the newest `rolledAtMost` of them all told: older ones stop signing
+     * at once.
      */
     readonly rollWebhookSecret: (
       companyId: Company.CompanyId,
       mode: Invoice.Mode,
       secret: string,
       now: Timestamp.Timestamp,
-      overlapUntil: Timestamp.Timestamp
+      overlap: { readonly until: Timestamp.Timestamp; readonly rolledAtMost: number }
     ) => Effect.Effect<void, StorageUnavailable>
   }
 >()("@fatura/application/PostbackRepository") {}

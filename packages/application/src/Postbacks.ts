@@ -30,6 +30,13 @@ const batchSize = 50
 const concurrency = 16
 export const secretOverlapSeconds = 24 * 60 * 60
 
+/**
+ * How many secrets of a mode sign a postback at most: the current one and the two rolled last. Each is a `v1=` entry
+ * of the signature header; uncapped, a few hundred rolls pushed the header past what HTTP servers take (16 KB in
+ * Node) and every postback failed for a day. A roll past the cap ends the oldest overlap at once.
+ */
+export const signingSecretsAtMost = 3
+
 export interface EventQuery {
   readonly limit: number
   readonly startingAfter: string | null
@@ -63,7 +70,8 @@ export class Postbacks extends Context.Service<
     ) => Effect.Effect<void, DeliveryNotFound | StorageUnavailable>
     /**
      * A new signing secret for the caller's mode, shown once; the one it replaces keeps signing alongside for 24 h,
-     * as do the ones rolled within 24 h before it.
+     * as do the ones rolled within 24 h before it, up to `signingSecretsAtMost` secrets in all: the oldest overlap
+     * beyond that ends at once.
      */
     readonly rollSecret: (principal: Principal) => Effect.Effect<string, StorageUnavailable>
   }
@@ -90,7 +98,8 @@ export class Postbacks extends Context.Service<
             eventId: delivery.eventId,
             eventType: delivery.eventType,
             body: delivery.body,
-            secrets: delivery.secrets,
+            // Rolls keep to the cap; secrets rolled before there was one may still be more, until their overlap ends.
+            secrets: delivery.secrets.slice(0, signingSecretsAtMost),
             timestamp: Math.floor(Timestamp.toEpochMillis(startedAt) / 1000)
           })
         }).pipe(
@@ -212,13 +221,10 @@ export class Postbacks extends Context.Service<
         rollSecret: Effect.fn("Postbacks.rollSecret")(function* (principal) {
           const secret = newWebhookSecret()
           const now = yield* Clock.now
-          yield* repository.rollWebhookSecret(
-            principal.companyId,
-            principal.mode,
-            secret,
-            now,
-            Timestamp.plusSeconds(now, secretOverlapSeconds)
-          )
+          yield* repository.rollWebhookSecret(principal.companyId, principal.mode, secret, now, {
+            until: Timestamp.plusSeconds(now, secretOverlapSeconds),
+            rolledAtMost: signingSecretsAtMost - 1
+          })
           return secret
         })
       })

@@ -21,6 +21,14 @@ const scope: IdempotencyScope = {
 const created = { status: 201, body: '{"id":"1"}' }
 
 describe("IdempotencyStore (in memory)", () => {
+  it.effect("keeps the first fingerprint key offered, whoever asks and however often", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      expect(yield* store.fingerprintKey("candidate-a")).toBe("candidate-a")
+      expect(yield* store.fingerprintKey("candidate-b")).toBe("candidate-a")
+    }).pipe(Effect.provide(InMemoryPorts.layer))
+  )
+
   it.effect("a claimed key stores its response; the same body replays it, another body conflicts", () =>
     Effect.gen(function* () {
       const store = yield* IdempotencyStore

@@ -221,4 +221,34 @@ describe("Postbacks.deliverDue", () => {
       })
     )
   )
+
+  it.effect("signs with three secrets at most, however many rolls, and rolled before the cap", () =>
+    provided(
+      Effect.gen(function* () {
+        const { principal } = yield* registerMerchant()
+        const invoices = yield* Invoices
+        const postbacks = yield* Postbacks
+        const repository = yield* PostbackRepository
+        const sent = yield* TestPostbackSender.SentPostbacks
+        const rolled: Array<string> = []
+        for (let count = 0; count < 10; count++) rolled.push(yield* postbacks.rollSecret(principal))
+        yield* invoices.create(principal, pixRequest({ postbackUrl }))
+        yield* postbacks.deliverDue("worker-1")
+        // Secrets rolled before there was a cap (the store kept them all) sign no more than three either.
+        const now = yield* Clock.now
+        for (const secret of ["whsec_a", "whsec_b", "whsec_c", "whsec_d"]) {
+          yield* repository.rollWebhookSecret(principal.companyId, principal.mode, secret, now, {
+            until: Timestamp.plusSeconds(now, 3_600),
+            rolledAtMost: 10
+          })
+        }
+        yield* invoices.create(principal, pixRequest({ postbackUrl }))
+        yield* postbacks.deliverDue("worker-1")
+        expect((yield* sent.all).map((request) => request.secrets)).toEqual([
+          rolled.slice(-3).reverse(),
+          ["whsec_d", "whsec_c", "whsec_b"]
+        ])
+      })
+    )
+  )
 })

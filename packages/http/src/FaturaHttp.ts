@@ -10,6 +10,7 @@ import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as CompanyHttp from "./CompanyHttp.js"
 import * as Edge from "./Edge.js"
 import * as InvoicesHttp from "./InvoicesHttp.js"
+import * as MetricsAccess from "./MetricsAccess.js"
 import * as PixNotificationsHttp from "./PixNotificationsHttp.js"
 import * as PublicHttp from "./PublicHttp.js"
 import * as PublicTokenAuthorizationLive from "./PublicTokenAuthorizationLive.js"
@@ -32,7 +33,7 @@ export const routes = Layer.mergeAll(
         SystemHttp.layer,
         WebhooksHttp.layer
       ]),
-      Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer])
+      Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer, MetricsAccess.layer])
     ),
     ApiDocs.layer,
     CheckoutHttp.layer,

@@ -4,11 +4,13 @@
 // transaction while it waits for one: it holds its key by a lease instead, records in its own transactions how far it
 // got, and a repeat after it died resumes from there rather than charging again. It runs after authentication, on
 // what the edge decided the request is: its principal, the route the router matched, and the body parsed once.
+import { createHmac } from "node:crypto"
 import { IdempotencyConflict, Unavailable } from "@fatura/api"
 import {
   type Claim,
   Clock,
   CurrentIdempotentRun,
+  IdempotencyFingerprintKey,
   IdempotencyLeaseSeconds,
   type IdempotencyScope,
   IdempotencyStore,
@@ -19,7 +21,7 @@ import {
   Transactions
 } from "@fatura/application"
 import { Timestamp } from "@fatura/domain"
-import { Cause, Effect, Equal, Hash } from "effect"
+import { Cause, Effect, Equal, Hash, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as RequestBody from "./RequestBody.js"
@@ -43,34 +45,48 @@ const canonical = (value: unknown): unknown => {
   return value
 }
 
-/** Card data reduced to what is shown of a card: the stored hash must not become a way to recover it. */
-const maskedCard = (card: Readonly<Record<string, unknown>>) => {
+/** A keyed digest: what stands in for a card's number and security code in a fingerprint. */
+export type CardDigest = (numberAndSecurityCode: string) => string
+
+/** HMAC-SHA256 under `key`: without the key, a stored fingerprint cannot be used to test guesses of a card. */
+export const cardDigest =
+  (key: string): CardDigest =>
+  (numberAndSecurityCode) =>
+    createHmac("sha256", key).update(numberAndSecurityCode).digest("hex")
+
+/**
+ * Card data with its number (its digits, however spaced) and security code replaced by one keyed digest of both: two
+ * cards are told apart — also two that show the same first six and last four digits — and neither is kept.
+ */
+const fingerprintedCard = (card: Readonly<Record<string, unknown>>, digest: CardDigest) => {
   const { number, security_code, ...rest } = card
+  if (number === undefined && security_code === undefined) return card
   const digits = typeof number === "string" ? number.replace(/\D/g, "") : ""
   return {
     ...rest,
-    number: `${digits.slice(0, 6)}…${digits.slice(-4)}/${digits.length}`,
-    security_code: typeof security_code === "string" ? security_code.length : null
+    number_and_security_code: digest(`${digits}:${typeof security_code === "string" ? security_code : ""}`)
   }
 }
 
 const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** Whether the payload carries card data: a body's `card`, or a body that is card data itself (a tokenization). */
+const carriesCard = (payload: unknown): payload is Readonly<Record<string, unknown>> =>
+  isObject(payload) && ("security_code" in payload || "number" in payload || isObject(payload.card))
+
 /**
- * The payload as it is compared between repeats: canonical JSON (key order does not matter), with card data masked —
- * a body's `card`, and a body that is card data itself (a card tokenization, which carries a `security_code`).
+ * The payload as it is compared between repeats: canonical JSON (key order does not matter), with card data — a
+ * body's `card`, and a body that is card data itself (a card tokenization) — fingerprinted by `digest`.
  */
-export const payloadFingerprint = (payload: unknown): string => {
+export const payloadFingerprint = (payload: unknown, digest: CardDigest): string => {
   if (payload === undefined) return ""
-  const masked = !isObject(payload)
+  const fingerprinted = !carriesCard(payload)
     ? payload
-    : "security_code" in payload
-      ? maskedCard(payload)
-      : isObject(payload.card)
-        ? { ...payload, card: maskedCard(payload.card) }
-        : payload
-  return JSON.stringify(canonical(masked))
+    : "security_code" in payload || "number" in payload
+      ? fingerprintedCard(payload, digest)
+      : { ...payload, card: fingerprintedCard(payload.card as Readonly<Record<string, unknown>>, digest) }
+  return JSON.stringify(canonical(fingerprinted))
 }
 
 /**
@@ -125,6 +141,17 @@ export const make = Effect.gen(function* () {
   const store = yield* IdempotencyStore
   const transactions = yield* Transactions
   const leaseSeconds = yield* IdempotencyLeaseSeconds
+  const configuredKey = yield* IdempotencyFingerprintKey
+  // The deployment's key is read from the store by the first request with a key, and kept.
+  let known: CardDigest | undefined = configuredKey === null ? undefined : cardDigest(configuredKey)
+  const cardDigestOnce = Effect.suspend(() =>
+    known !== undefined
+      ? Effect.succeed(known)
+      : Effect.map(store.fingerprintKey(Secrets.randomUrlToken()), (key) => {
+          known = cardDigest(key)
+          return known
+        })
+  )
 
   /** The request run in one transaction with its claim and its stored response. */
   const inTransaction = <E, R>(
@@ -236,7 +263,9 @@ export const make = Effect.gen(function* () {
       const body = yield* RequestBody.RequestBody
       if (takesPayload && body._tag === "Refused") return yield* next
       const { route, params } = yield* HttpRouter.RouteContext
-      const payload = takesPayload && body._tag === "Json" ? payloadFingerprint(body.value) : ""
+      const digest = yield* Effect.result(cardDigestOnce)
+      if (Result.isFailure(digest)) return unavailable()
+      const payload = payloadFingerprint(takesPayload && body._tag === "Json" ? body.value : undefined, digest.success)
       const requestHash = yield* Secrets.sha256Hex(
         Object.keys(params).length === 0 ? payload : `${JSON.stringify(canonical(params))} ${payload}`
       )

@@ -11,6 +11,7 @@ import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
+import * as ApiDocs from "./ApiDocs.js"
 import * as CardVelocity from "./CardVelocity.js"
 import * as CheckoutHttp from "./CheckoutHttp.js"
 import * as Credentials from "./Credentials.js"
@@ -37,7 +38,9 @@ type Access =
   | "checkoutToken"
   /** A provider's notifications (a PSP's): anyone, since they are only hints checked with the provider; limited per client address. */
   | "provider"
-  /** Operations and documentation: anyone. */
+  /** The documentation (`ApiDocs`): anyone; its answers are large, so limited per client address. */
+  | "documentation"
+  /** Operations: anyone. */
   | "open"
 
 interface RoutePolicy {
@@ -100,6 +103,7 @@ const policies = (): ReadonlyMap<string, RoutePolicy> => {
     callsProviders: false,
     page: true
   })
+  for (const path of Object.values(ApiDocs.routes)) byRoute.set(`GET ${path}`, { ...open, access: "documentation" })
   return byRoute
 }
 
@@ -175,6 +179,12 @@ export const middleware = HttpRouter.middleware(
 
       // Each notification makes Fatura ask the provider about what it names: bounded per sender.
       provider: (request) =>
+        Effect.map(byAddress(clientAddress(request)), (overLimit) =>
+          overLimit === undefined ? anonymous : refused(overLimit)
+        ),
+
+      // The documentation's answers are up to megabytes: bounded per sender too.
+      documentation: (request) =>
         Effect.map(byAddress(clientAddress(request)), (overLimit) =>
           overLimit === undefined ? anonymous : refused(overLimit)
         ),

@@ -538,6 +538,16 @@ const migrations = {
         ADD COLUMN reversed_at timestamptz,
         ADD CONSTRAINT card_charges_reversal_of_late CHECK (reversal IS NULL OR state = 'late')`
     yield* sql`CREATE INDEX card_charges_reversing ON card_charges (settled_at) WHERE reversal = 'requested'`
+  }),
+  "0015_deployment_secrets": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // Secrets of the whole deployment, made once by whichever process needs one first and shared by all: the key of
+    // the fingerprints by which a repeated request's card data is compared (`IdempotencyStore.fingerprintKey`).
+    yield* sql`
+      CREATE TABLE deployment_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      )`
   })
 }
 

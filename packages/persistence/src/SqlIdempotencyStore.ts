@@ -7,6 +7,9 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, nullableText, storage, text } from "./Columns.js"
 
+/** The row of `deployment_secrets` that holds `IdempotencyStore.fingerprintKey`. */
+const fingerprintKeyName = "idempotency_fingerprint"
+
 /** The advisory lock space of idempotency claims (the two-key form; migrations use the one-key form). */
 const lockClass = 0x69646d70 // "idmp"
 
@@ -124,7 +127,17 @@ export const layer = Layer.effect(
           SELECT count(*)::int AS forgotten FROM forgotten`.pipe(
           Effect.map((rows) => int(rows[0]?.forgotten)),
           storage
-        )
+        ),
+
+      // Two statements, not one: a statement that waited on another process's insert still reads as of its start.
+      fingerprintKey: (candidate) =>
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO deployment_secrets (name, value) VALUES (${fingerprintKeyName}, ${candidate})
+            ON CONFLICT (name) DO NOTHING`
+          const [row] = yield* sql`SELECT value FROM deployment_secrets WHERE name = ${fingerprintKeyName}`
+          return text(row?.value)
+        }).pipe(storage)
     })
   })
 )

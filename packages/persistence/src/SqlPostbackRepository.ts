@@ -187,7 +187,7 @@ export const layer = Layer.effect(
           storage
         ),
 
-      rollWebhookSecret: (companyId, mode, secret, now, overlapUntil) =>
+      rollWebhookSecret: (companyId, mode, secret, now, overlap) =>
         Effect.gen(function* () {
           // Rolls of one company wait for each other, so that each supersedes the one before it and only one secret
           // is ever current. NO KEY UPDATE leaves the inserts that reference the company (its invoices) unblocked.
@@ -197,8 +197,17 @@ export const layer = Layer.effect(
             DELETE FROM webhook_secrets
             WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until <= ${now}::timestamptz`
           yield* sql`
-            UPDATE webhook_secrets SET signs_until = ${overlapUntil}::timestamptz
+            UPDATE webhook_secrets SET signs_until = ${overlap.until}::timestamptz
             WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until IS NULL`
+          // Past the cap, the oldest rolled secrets stop signing now.
+          yield* sql`
+            DELETE FROM webhook_secrets
+            WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until IS NOT NULL
+              AND id NOT IN (
+                SELECT id FROM webhook_secrets
+                WHERE company_id = ${companyId} AND mode = ${mode} AND signs_until IS NOT NULL
+                ORDER BY id DESC
+                LIMIT ${overlap.rolledAtMost})`
           yield* sql`
             INSERT INTO webhook_secrets (company_id, mode, secret, created_at)
             VALUES (${companyId}, ${mode}, ${secret}, ${now}::timestamptz)`

@@ -35,6 +35,20 @@ const request = (scope: IdempotencyScope, requestHash: string, response = create
   })
 
 onEachDatabase("IdempotencyStore", (it, database) => {
+  it.effect("keeps the first fingerprint key offered for the whole deployment, whoever asks and however often", () =>
+    Effect.gen(function* () {
+      const store = yield* IdempotencyStore
+      const first = yield* store.fingerprintKey("candidate-of-the-first-process")
+      expect(first).toBe("candidate-of-the-first-process")
+      // Processes starting together, each with its own candidate, all get the one kept.
+      const others = yield* Effect.all(
+        Array.from({ length: 4 }, (_, index) => store.fingerprintKey(`candidate-${index}`)),
+        { concurrency: "unbounded" }
+      )
+      expect(others).toEqual([first, first, first, first])
+    })
+  )
+
   it.effect("claims a new key, then replays its stored response for the same body and refuses another body", () =>
     Effect.gen(function* () {
       const scope = scopeOf(yield* aCompany())

@@ -23,7 +23,8 @@ const allMigrations = [
   [11, "list_indexes"],
   [12, "charges_outside_transactions"],
   [13, "pix_provider"],
-  [14, "late_card_charges"]
+  [14, "late_card_charges"],
+  [15, "deployment_secrets"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

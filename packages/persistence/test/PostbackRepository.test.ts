@@ -203,8 +203,9 @@ onEachDatabase("PostbackRepository", (it) => {
       expect(yield* postbacks.createWebhookSecret(company.id, "test", "whsec_1", era)).toBe(true)
       expect(yield* postbacks.createWebhookSecret(company.id, "test", "whsec_other", era)).toBe(false)
       expect(yield* postbacks.createWebhookSecret(company.id, "live", "whsec_live", era)).toBe(true)
-      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_2", after(10), after(100))
-      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_3", after(20), after(200))
+      const overlap = (until: number) => ({ until: after(until), rolledAtMost: 2 })
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_2", after(10), overlap(100))
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_3", after(20), overlap(200))
       yield* anEvent(invoice, { createdAt: after(30) })
       yield* anEvent(invoice, { createdAt: after(30), livemode: true })
 
@@ -224,8 +225,17 @@ onEachDatabase("PostbackRepository", (it) => {
       expect((yield* secretsAt(150))[0]).toEqual([false, ["whsec_3", "whsec_2"]])
       expect((yield* secretsAt(250))[0]).toEqual([false, ["whsec_3"]])
       // A roll once the replaced secrets stopped signing leaves the new one and the one it replaces.
-      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_4", after(300), after(400))
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_4", after(300), overlap(400))
       expect((yield* secretsAt(350))[0]).toEqual([false, ["whsec_4", "whsec_3"]])
+      // Past `rolledAtMost` rolled secrets, the oldest stop signing at the roll, long before their overlap ends.
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_5", after(360), overlap(460))
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_6", after(370), overlap(470))
+      expect((yield* secretsAt(380))[0]).toEqual([false, ["whsec_6", "whsec_5", "whsec_4"]])
+      yield* postbacks.rollWebhookSecret(company.id, "test", "whsec_7", after(390), {
+        until: after(490),
+        rolledAtMost: 0
+      })
+      expect((yield* secretsAt(395))[0]).toEqual([false, ["whsec_7"]])
     })
   )
 

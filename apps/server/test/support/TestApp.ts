@@ -15,7 +15,15 @@ import {
   type Registration
 } from "@fatura/application"
 import type { Company, Invoice } from "@fatura/domain"
-import { CardVelocity, FaturaHttp, NodeServer, PixNotificationsHttp, RateLimiter, RequestLimits } from "@fatura/http"
+import {
+  CardVelocity,
+  FaturaHttp,
+  MetricsAccess,
+  NodeServer,
+  PixNotificationsHttp,
+  RateLimiter,
+  RequestLimits
+} from "@fatura/http"
 import { RedisTokenBuckets } from "@fatura/redis"
 import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
 import { HttpServer } from "effect/http"
@@ -78,6 +86,8 @@ export interface AppOptions {
   readonly cardAcquirer?: Layer.Layer<CardAcquirer>
   /** The pix provider; the sandbox's unless a test speaks to a PSP. */
   readonly pixProvider?: Layer.Layer<PixProvider, Services.PixProviderUnusable>
+  /** The token `/metrics` asks for; without one, as without `FATURA_METRICS_TOKEN`, it is not served. */
+  readonly metricsToken?: string
 }
 
 export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
@@ -135,6 +145,7 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
     Layer.provide(
       Layer.succeed(PixNotificationsHttp.ProviderCallsPerSecond, options.pixNotificationCallsPerSecond ?? 1_000_000)
     ),
+    Layer.provide(Layer.succeed(MetricsAccess.MetricsToken, options.metricsToken ?? null)),
     Layer.provideMerge(NodeHttpServer.layer(NodeServer.create, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(captureLogs),

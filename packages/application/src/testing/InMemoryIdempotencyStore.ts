@@ -14,6 +14,7 @@ export const layer = Layer.effect(
   IdempotencyStore,
   Effect.gen(function* () {
     const database = yield* InMemoryDatabase
+    let fingerprintKey: string | undefined
 
     /** Changes (or, for null, removes) the row of a lease `token` still holds; false when it holds none. */
     const updateLeased = (
@@ -153,7 +154,13 @@ export const layer = Layer.effect(
             }
             return forgotten
           })
-        )
+        ),
+
+      fingerprintKey: (candidate) =>
+        Effect.sync(() => {
+          fingerprintKey ??= candidate
+          return fingerprintKey
+        })
     })
   })
 )

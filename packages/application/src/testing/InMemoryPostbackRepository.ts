@@ -248,7 +248,7 @@ export const layer = Layer.effect(
           })
         ),
 
-      rollWebhookSecret: (companyId, mode, secret, now, overlapUntil) =>
+      rollWebhookSecret: (companyId, mode, secret, now, overlap) =>
         database.statement(
           Effect.gen(function* () {
             // Rolls of one company wait for each other, so only one secret is ever current.
@@ -257,12 +257,17 @@ export const layer = Layer.effect(
             const secrets = yield* database.read((tables) =>
               [...tables.webhookSecrets.values()].filter((row) => row.companyId === companyId && row.mode === mode)
             )
+            // Newest first: past the cap, the oldest rolled secrets stop signing now.
+            const rolled = secrets
+              .filter((row) => row.signsUntil === null || row.signsUntil > now)
+              .sort((a, b) => b.id - a.id)
+              .slice(overlap.rolledAtMost)
             for (const row of secrets) {
               // Secrets that no longer sign are of no use to anyone: they go.
-              if (row.signsUntil !== null && row.signsUntil <= now) {
+              if ((row.signsUntil !== null && row.signsUntil <= now) || rolled.includes(row)) {
                 yield* database.write(remove("webhookSecrets", row.id))
               } else if (row.signsUntil === null) {
-                yield* database.write(put("webhookSecrets", row.id, { ...row, signsUntil: overlapUntil }))
+                yield* database.write(put("webhookSecrets", row.id, { ...row, signsUntil: overlap.until }))
               }
             }
             yield* insertSecret(companyId, mode, secret, now)
