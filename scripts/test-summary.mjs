@@ -13,8 +13,11 @@ for (const path of process.argv.slice(2)) {
   }
   const report = JSON.parse(readFileSync(path, "utf8"))
   passed += report.numPassedTests
-  // A file that fails to load has no failed test but is a failed suite: count it too.
-  failed += Math.max(report.numFailedTests, report.numFailedTestSuites) + (report.numRuntimeErrors ?? 0)
+  // A file that fails to load has no failed test but is a failed file: count it as one failure.
+  const unloaded = report.testResults.filter(
+    (file) => file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")
+  ).length
+  failed += report.numFailedTests + unloaded + (report.numRuntimeErrors ?? 0)
   skipped += report.numPendingTests + report.numTodoTests
 }
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`)

@@ -77,8 +77,10 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
   if (where === "body" && name === "card" && operation.path.includes("/public/invoices/")) {
     return { in: where, name, kind: "card-token" }
   }
-  // Filters and fields that name no object of the service (the merchant's own reference is free text).
+  // Filters and fields that name no object of the service (the merchant's own reference is free text, a
+  // documentation asset is a file of the documentation page).
   const plain = [
+    "asset",
     "limit",
     "status",
     "payment_method",

@@ -3,6 +3,7 @@
 // the document does not tell is kept as a problem for the test to fail on.
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import * as ContractCheck from "./ContractCheck.js"
 
 export interface ContractProxy {
@@ -27,6 +28,20 @@ const bytesOf = (stream: NodeJS.ReadableStream) =>
     stream.once("end", () => resolve(Buffer.concat(chunks)))
     stream.once("error", reject)
   })
+
+/** The body the server meant: what the document describes is the representation before any content-encoding. */
+const decoded = (body: Buffer, encoding: string | undefined) => {
+  switch (encoding) {
+    case "gzip":
+      return gunzipSync(body)
+    case "deflate":
+      return inflateSync(body)
+    case "br":
+      return brotliDecompressSync(body)
+    default:
+      return body
+  }
+}
 
 /** A proxy to `upstream` (a server's base URL), checking against the document at `upstream`/openapi.json. */
 export const startContractProxy = async (upstream: string): Promise<ContractProxy> => {
@@ -65,7 +80,7 @@ export const startContractProxy = async (upstream: string): Promise<ContractProx
           target: incoming.url ?? "/",
           status: answer.status,
           headers: headerMap(answer.headers),
-          body: answer.body
+          body: decoded(answer.body, answer.headers["content-encoding"])
         })
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error))
