@@ -4,59 +4,16 @@
 // letting the event loop turn, so the payment's record, charge and settlement ran back to back on the one
 // connection. Now a pending card invoice whose charge is in flight moves by that charge's answer alone, and a charge
 // answered when its invoice is no longer pending pays nothing and goes back to the card.
-import { CardAcquirer } from "@fatura/application"
-import { TestCardAcquirer } from "@fatura/application/testing"
-import { Effect, Layer } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
 import { pixRequest, type Reply, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-/**
- * The test acquirer, answering once the event loop has turned (as a network answer does), behind a gate a test may
- * close. Its charges and reversals are there to read.
- */
-const acquirerOverTheNetwork = () => {
-  const charges: TestCardAcquirer.Charges = new Map()
-  const reversals: TestCardAcquirer.Reversals = new Map()
-  const inner = TestCardAcquirer.make(charges, reversals)
-  let gate = Promise.resolve()
-  let openGate = () => {}
-  const state = { waiting: 0 }
-  const acquirer = CardAcquirer.of({
-    ...inner,
-    charge: (request) =>
-      Effect.gen(function* () {
-        state.waiting += 1
-        yield* Effect.promise(() => gate)
-        yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-        state.waiting -= 1
-        return yield* inner.charge(request)
-      })
-  })
-  return {
-    layer: Layer.succeed(CardAcquirer, acquirer),
-    charges,
-    reversals,
-    state,
-    close: () => {
-      gate = new Promise((resolve) => {
-        openGate = resolve
-      })
-    },
-    open: () => openGate()
-  }
-}
-
-/** Waits, without a deadline of its own, until `condition` holds. */
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
-}
 
 const inFlight = "cannot expire an invoice whose card payment is waiting for the acquirer's answer"
 
 describe.each(testDatabases)("a payer's card payment racing the sandbox expire on $name", (database) => {
   let app: TestApp
-  const acquirer = acquirerOverTheNetwork()
+  const acquirer = gatedAcquirer()
 
   beforeAll(async () => {
     app = await startApp(database, { cardAcquirer: acquirer.layer })

@@ -3,54 +3,10 @@
 // other money move of the company, nor anything else, however many charges wait on it. A charge whose answer was lost
 // is settled from what the acquirer says became of it, by a repeat of its request or by the sweep: never lost, and
 // never made twice.
-import { CardAcquirer } from "@fatura/application"
-import { TestCardAcquirer } from "@fatura/application/testing"
-import { Effect, Layer } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
 import { cardRequest, pixRequest, startApp, statusCounts, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-/**
- * The test acquirer behind a gate a test may close: charges wait at it (counted), and once it opens are answered as
- * the test acquirer answers them. It can also lose its answers: it charges, and the connection dies before the
- * answer is read.
- */
-const gatedAcquirer = () => {
-  const charges: TestCardAcquirer.Charges = new Map()
-  const inner = TestCardAcquirer.make(charges)
-  let gate = Promise.resolve()
-  let openGate = () => {}
-  const state = { waiting: 0, charged: 0, loseAnswers: false }
-  const acquirer = CardAcquirer.of({
-    ...inner,
-    charge: (request) =>
-      Effect.gen(function* () {
-        state.waiting += 1
-        yield* Effect.promise(() => gate)
-        state.waiting -= 1
-        const result = yield* inner.charge(request)
-        state.charged += 1
-        if (state.loseAnswers) return yield* Effect.die(new Error("the acquirer's answer was lost on its way"))
-        return result
-      })
-  })
-  return {
-    layer: Layer.succeed(CardAcquirer, acquirer),
-    charges,
-    state,
-    close: () => {
-      gate = new Promise((resolve) => {
-        openGate = resolve
-      })
-    },
-    open: () => openGate()
-  }
-}
-
-/** Waits, without a deadline of its own, until `condition` holds. */
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
-}
 
 /** More charges at once than the test database has connections (20): none may keep one while it waits. */
 const waitingCharges = 24

@@ -4,11 +4,9 @@
 // acquirer. Every refusal's message names the operation as docs/contract.md does ("refund", "pay", "expire",
 // "charge back") and carries no internal identifier: no action name (`refund_full` for a partial refund, once), no
 // type name, no word of snake_case the contract does not use.
-import { CardAcquirer } from "@fatura/application"
-import { TestCardAcquirer } from "@fatura/application/testing"
 import { InvoiceStatus, PaymentMethod } from "@fatura/domain"
-import { Effect, Layer } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
 import {
   boletoRequest,
   cardRequest,
@@ -19,38 +17,6 @@ import {
   testCard
 } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
-
-/** The test acquirer behind a gate a test may close; `waiting` counts the charges held at it. */
-const gatedAcquirer = () => {
-  const inner = TestCardAcquirer.make(new Map())
-  let gate = Promise.resolve()
-  let openGate = () => {}
-  const state = { waiting: 0 }
-  const acquirer = CardAcquirer.of({
-    ...inner,
-    charge: (request) =>
-      Effect.gen(function* () {
-        state.waiting += 1
-        yield* Effect.promise(() => gate)
-        state.waiting -= 1
-        return yield* inner.charge(request)
-      })
-  })
-  return {
-    layer: Layer.succeed(CardAcquirer, acquirer),
-    state,
-    close: () => {
-      gate = new Promise((resolve) => {
-        openGate = resolve
-      })
-    },
-    open: () => openGate()
-  }
-}
-
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
-}
 
 type Move = "refund part" | "refund all" | "sandbox pay" | "sandbox expire" | "sandbox chargeback" | "payer's pay"
 
