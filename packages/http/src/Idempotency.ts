@@ -45,27 +45,25 @@ const canonical = (value: unknown): unknown => {
   return value
 }
 
-/** A keyed digest: what stands in for a card's number and security code in a fingerprint. */
-export type CardDigest = (numberAndSecurityCode: string) => string
+/** A keyed digest: what stands in for a card's number in a fingerprint. */
+export type CardDigest = (number: string) => string
 
 /** HMAC-SHA256 under `key`: without the key, a stored fingerprint cannot be used to test guesses of a card. */
 export const cardDigest =
   (key: string): CardDigest =>
-  (numberAndSecurityCode) =>
-    createHmac("sha256", key).update(numberAndSecurityCode).digest("hex")
+  (number) =>
+    createHmac("sha256", key).update(number).digest("hex")
 
 /**
- * Card data with its number (its digits, however spaced) and security code replaced by one keyed digest of both: two
- * cards are told apart — also two that show the same first six and last four digits — and neither is kept.
+ * Card data with its number (its digits, however spaced) replaced by a keyed digest, and its security code left out:
+ * two cards are told apart — also two that show the same first six and last four digits — the number is not kept,
+ * and of the security code nothing is kept in any form (it may not outlive the authorization, not even hashed), so a
+ * repeat that differs only in it is the same request.
  */
 const fingerprintedCard = (card: Readonly<Record<string, unknown>>, digest: CardDigest) => {
-  const { number, security_code, ...rest } = card
-  if (number === undefined && security_code === undefined) return card
-  const digits = typeof number === "string" ? number.replace(/\D/g, "") : ""
-  return {
-    ...rest,
-    number_and_security_code: digest(`${digits}:${typeof security_code === "string" ? security_code : ""}`)
-  }
+  const { number, security_code: securityCode, ...rest } = card
+  if (number === undefined && securityCode === undefined) return card
+  return { ...rest, number: digest(typeof number === "string" ? number.replace(/\D/g, "") : "") }
 }
 
 const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
