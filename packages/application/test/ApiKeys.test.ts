@@ -3,10 +3,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Company } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import { ApiKeys } from "../src/ApiKeys.js"
-import * as Clock from "../src/Clock.js"
-import { CompanyRepository } from "../src/CompanyRepository.js"
-import { keyPrefix, newSecretKey, sha256Hex } from "../src/Secrets.js"
+import { ApiKeys } from "../src/companies/ApiKeys.js"
+import { CompanyRepository } from "../src/companies/CompanyRepository.js"
+import * as Clock from "../src/platform/Clock.js"
+import { keyPrefix, newSecretKey, sha256Hex } from "../src/platform/Secrets.js"
 import { provided, registerMerchant } from "./support/Merchant.js"
 
 /** Whether the key is stored and not revoked (read from the repository: authentication caches its answers). */

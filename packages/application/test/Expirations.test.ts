@@ -3,12 +3,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { Expirations } from "../src/Expirations.js"
-import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
-import { InvoiceRepository } from "../src/InvoiceRepository.js"
-import { Invoices } from "../src/Invoices.js"
-import type { Principal } from "../src/Principal.js"
-import { Transactions } from "../src/Transactions.js"
+import type { Principal } from "../src/companies/Principal.js"
+import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
+import { Invoices } from "../src/invoices/Invoices.js"
+import { Expirations } from "../src/moves/Expirations.js"
+import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
+import { Transactions } from "../src/platform/Transactions.js"
 import {
   boletoRequest,
   cardRequest,

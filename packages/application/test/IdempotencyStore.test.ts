@@ -4,9 +4,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FeePlan, type PixKey, type Timestamp } from "@fatura/domain"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { CompanyRepository } from "../src/CompanyRepository.js"
-import { type IdempotencyScope, IdempotencyStore } from "../src/IdempotencyStore.js"
-import { Transactions } from "../src/Transactions.js"
+import { CompanyRepository } from "../src/companies/CompanyRepository.js"
+import { type IdempotencyScope, IdempotencyStore } from "../src/platform/IdempotencyStore.js"
+import { Transactions } from "../src/platform/Transactions.js"
 import * as InMemoryPorts from "../src/testing/InMemoryPorts.js"
 
 const now = "2026-03-10T15:00:00.000000Z" as Timestamp.Timestamp

@@ -2,11 +2,11 @@
 // each writing its status, timeline entry, ledger entries and event together, one move of a company at a time.
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
-import { Companies } from "../src/Companies.js"
-import { InvoiceLifecycle } from "../src/InvoiceLifecycle.js"
-import { InvoiceRepository } from "../src/InvoiceRepository.js"
-import { Invoices } from "../src/Invoices.js"
-import { Transactions } from "../src/Transactions.js"
+import { Companies } from "../src/companies/Companies.js"
+import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
+import { Invoices } from "../src/invoices/Invoices.js"
+import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
+import { Transactions } from "../src/platform/Transactions.js"
 import {
   boletoRequest,
   cardRequest,

@@ -1,7 +1,7 @@
 // Port: the card acquirer that authorizes and captures a card payment.
 import type { Cents, Invoice } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { AcquirerUnavailable } from "./Failures.js"
+import type { AcquirerUnavailable } from "../platform/Failures.js"
 
 export const RefusedReasons = [
   "card_declined",

@@ -10,14 +10,14 @@
 // with nothing held, and recorded as done after; a lost answer is settled by asking the acquirer about it.
 import { type Cents, type Company, type Invoice, InvoiceStatus, Ledger, Timestamp } from "@fatura/domain"
 import { Context, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
+import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
+import { type CardCharge, InvoiceRepository, type NewInvoice } from "../invoices/InvoiceRepository.js"
+import type { InvoiceView } from "../invoices/Invoices.js"
+import * as Clock from "../platform/Clock.js"
+import { AcquirerUnavailable, type StorageUnavailable } from "../platform/Failures.js"
+import { Transactions } from "../platform/Transactions.js"
 import { CardAcquirer, type CardChargeLookup, type CardChargeRequest, type CardReversal } from "./CardAcquirer.js"
-import * as Clock from "./Clock.js"
-import { CompanyRepository, companyOf } from "./CompanyRepository.js"
-import { AcquirerUnavailable, type StorageUnavailable } from "./Failures.js"
-import * as InvoiceRecords from "./InvoiceRecords.js"
-import { type CardCharge, InvoiceRepository, type NewInvoice } from "./InvoiceRepository.js"
-import type { InvoiceView } from "./Invoices.js"
-import { Transactions } from "./Transactions.js"
 
 /**
  * How long the acquirer has to answer a charge. One that does not answer in time may still have charged: the charge

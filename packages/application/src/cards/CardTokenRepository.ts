@@ -2,7 +2,7 @@
 // 15 minutes. Only a hash of the token is kept, and no card number or security code at all.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { StorageUnavailable } from "./Failures.js"
+import type { StorageUnavailable } from "../platform/Failures.js"
 
 export interface VaultedCard {
   readonly brand: string

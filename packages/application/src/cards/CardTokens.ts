@@ -3,13 +3,13 @@
 // what may be shown of the card.
 import { Card, Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Result } from "effect"
+import type { PublicPrincipal } from "../companies/Principal.js"
+import * as Clock from "../platform/Clock.js"
+import { type AcquirerUnavailable, InvalidCardData, type StorageUnavailable } from "../platform/Failures.js"
+import { randomBase62, sha256Hex } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
 import { CardAcquirer } from "./CardAcquirer.js"
 import { CardTokenRepository } from "./CardTokenRepository.js"
-import * as Clock from "./Clock.js"
-import { type AcquirerUnavailable, InvalidCardData, type StorageUnavailable } from "./Failures.js"
-import type { PublicPrincipal } from "./Principal.js"
-import { randomBase62, sha256Hex } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
 
 /** A token is good for one payment within this many seconds. */
 export const cardTokenLifetimeSeconds = 15 * 60

@@ -2,12 +2,12 @@
 // mode comes with the secret that signs that mode's postbacks, when it has none yet.
 import type { Company, Invoice } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
-import * as Clock from "./Clock.js"
+import * as Clock from "../platform/Clock.js"
+import { AmbiguousKeyPrefix, CompanyNotFound, KeyNotFound, type StorageUnavailable } from "../platform/Failures.js"
+import { keyPrefix, newSecretKey, newWebhookSecret, sha256Hex } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
+import { PostbackRepository } from "../postbacks/PostbackRepository.js"
 import { type ApiKeyRecord, CompanyRepository } from "./CompanyRepository.js"
-import { AmbiguousKeyPrefix, CompanyNotFound, KeyNotFound, type StorageUnavailable } from "./Failures.js"
-import { PostbackRepository } from "./PostbackRepository.js"
-import { keyPrefix, newSecretKey, newWebhookSecret, sha256Hex } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
 
 export interface IssuedKey {
   /** Shown once: only its hash is stored. */

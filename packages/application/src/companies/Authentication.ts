@@ -1,10 +1,10 @@
 // Use case: turns a bearer secret key into the calling company, or refuses it.
 import { Cache, Context, type Duration, Effect, Exit, Layer, Option } from "effect"
+import type { StorageUnavailable } from "../platform/Failures.js"
+import { CompanyBlocked, Unauthenticated } from "../platform/Failures.js"
+import { publicTokenPattern, secretKeyPattern, sha256Hex } from "../platform/Secrets.js"
 import { CompanyRepository } from "./CompanyRepository.js"
-import type { StorageUnavailable } from "./Failures.js"
-import { CompanyBlocked, Unauthenticated } from "./Failures.js"
 import type { Principal, PublicPrincipal } from "./Principal.js"
-import { publicTokenPattern, secretKeyPattern, sha256Hex } from "./Secrets.js"
 
 /**
  * How long the answer for a secret key is reused before it is looked up again: a revoked key, or a company blocked

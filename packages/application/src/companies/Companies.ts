@@ -1,13 +1,13 @@
 // Use cases of the company: its information with current balances, registration, blocks, and 3-D Secure.
 import { type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
-import * as Clock from "./Clock.js"
+import * as Clock from "../platform/Clock.js"
+import { CompanyNotFound, PixKeyRequired, type StorageUnavailable } from "../platform/Failures.js"
+import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
+import { PostbackRepository } from "../postbacks/PostbackRepository.js"
 import { CompanyRepository, companyOf } from "./CompanyRepository.js"
-import { CompanyNotFound, PixKeyRequired, type StorageUnavailable } from "./Failures.js"
-import { PostbackRepository } from "./PostbackRepository.js"
 import type { Principal } from "./Principal.js"
-import { keyPrefix, newSecretKey, newWebhookSecret, publicTokenCandidate, sha256Hex } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
 
 export interface CompanyInfo {
   readonly company: Company.Company

@@ -1,7 +1,7 @@
 // Port: companies, their totals, and their keys.
 import type { Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
 import { Context, Effect, Option } from "effect"
-import { CompanyNotFound, type StorageUnavailable } from "./Failures.js"
+import { CompanyNotFound, type StorageUnavailable } from "../platform/Failures.js"
 
 export interface NewCompany {
   readonly cnpj: string

@@ -12,12 +12,12 @@ import {
   type Timestamp
 } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import type { RefusedReason } from "./CardAcquirer.js"
-import type { CompanyRepository } from "./CompanyRepository.js"
-import { MoveNotAllowed } from "./Failures.js"
+import type { RefusedReason } from "../cards/CardAcquirer.js"
+import type { CompanyRepository } from "../companies/CompanyRepository.js"
+import { MoveNotAllowed } from "../platform/Failures.js"
+import { randomUuid } from "../platform/Secrets.js"
 import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
 import type { InvoiceView } from "./Invoices.js"
-import { randomUuid } from "./Secrets.js"
 
 export const make = (invoices: InvoiceRepository["Service"], companies: CompanyRepository["Service"]) => {
   /**

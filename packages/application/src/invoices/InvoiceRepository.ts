@@ -10,7 +10,7 @@ import type {
   Timestamp
 } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { StorageUnavailable } from "./Failures.js"
+import type { StorageUnavailable } from "../platform/Failures.js"
 
 export type NewInvoice = Omit<Invoice.Invoice, "id" | "client" | "cardAssociate" | "timeline" | "movements" | "refunds">
 

@@ -12,12 +12,14 @@ import {
   Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
-import { BoletoIssuer } from "./BoletoIssuer.js"
-import { CardAcquirer, type CardData, type CardSource, type ThreeDSecureOutcome } from "./CardAcquirer.js"
-import { CardCharges } from "./CardCharges.js"
-import { CardTokenRepository } from "./CardTokenRepository.js"
-import * as Clock from "./Clock.js"
-import { CompanyRepository, companyOf } from "./CompanyRepository.js"
+import { BoletoIssuer } from "../boletos/BoletoIssuer.js"
+import { CardAcquirer, type CardData, type CardSource, type ThreeDSecureOutcome } from "../cards/CardAcquirer.js"
+import { CardCharges } from "../cards/CardCharges.js"
+import { CardTokenRepository } from "../cards/CardTokenRepository.js"
+import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import type { Principal } from "../companies/Principal.js"
+import { PixProvider } from "../pix/PixProvider.js"
+import * as Clock from "../platform/Clock.js"
 import {
   type AcquirerUnavailable,
   CompanyBlocked,
@@ -30,8 +32,17 @@ import {
   type StorageUnavailable,
   UnknownCursor,
   UnusablePixKey
-} from "./Failures.js"
-import { CurrentIdempotentRun, checkpoint as checkpointRun } from "./IdempotencyStore.js"
+} from "../platform/Failures.js"
+import { CurrentIdempotentRun, checkpoint as checkpointRun } from "../platform/IdempotencyStore.js"
+import * as Metrics from "../platform/Metrics.js"
+import { PublicBaseUrl } from "../platform/PublicBaseUrl.js"
+import { publicTokenCandidate, randomUrlToken, randomUuid, sha256Hex } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
+import {
+  AllowPrivatePostbacksInTest,
+  type PostbackTargetRefused,
+  PostbackTargets
+} from "../postbacks/PostbackTargets.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import {
   type CardCharge,
@@ -40,13 +51,6 @@ import {
   InvoiceRepository,
   type NewInvoice
 } from "./InvoiceRepository.js"
-import * as Metrics from "./Metrics.js"
-import { PixProvider } from "./PixProvider.js"
-import { AllowPrivatePostbacksInTest, type PostbackTargetRefused, PostbackTargets } from "./PostbackTargets.js"
-import type { Principal } from "./Principal.js"
-import { PublicBaseUrl } from "./PublicBaseUrl.js"
-import { publicTokenCandidate, randomUrlToken, randomUuid, sha256Hex } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
 
 export interface ItemInput {
   readonly name: string

@@ -1,7 +1,7 @@
 // Use case: expiring pending pix invoices past `expires_in` and boletos past their due date (SPEC 6.1, 6.2).
 // A worker runs the loop; in embedded mode the server runs it in its own process (SPEC 8.3).
 import { Context, type Duration, Effect, Layer, Schedule } from "effect"
-import type { StorageUnavailable } from "./Failures.js"
+import type { StorageUnavailable } from "../platform/Failures.js"
 import { InvoiceLifecycle } from "./InvoiceLifecycle.js"
 
 const batchSize = 100

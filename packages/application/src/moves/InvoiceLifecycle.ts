@@ -14,8 +14,13 @@ import {
   type Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
-import * as Clock from "./Clock.js"
-import { CompanyRepository, companyOf } from "./CompanyRepository.js"
+import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import type { Principal } from "../companies/Principal.js"
+import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
+import { InvoiceRepository, type Transition } from "../invoices/InvoiceRepository.js"
+import { type InvoiceView, parseReference } from "../invoices/Invoices.js"
+import { PixSettlements } from "../pix/PixSettlements.js"
+import * as Clock from "../platform/Clock.js"
 import {
   CompanyNotFound,
   InsufficientBalance,
@@ -23,15 +28,10 @@ import {
   MoveNotAllowed,
   SandboxOnly,
   type StorageUnavailable
-} from "./Failures.js"
-import { CurrentIdempotentRun, checkpoint as checkpointRun } from "./IdempotencyStore.js"
-import * as InvoiceRecords from "./InvoiceRecords.js"
-import { InvoiceRepository, type Transition } from "./InvoiceRepository.js"
-import { type InvoiceView, parseReference } from "./Invoices.js"
-import { PixSettlements } from "./PixSettlements.js"
-import type { Principal } from "./Principal.js"
-import { randomUuid } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
+} from "../platform/Failures.js"
+import { CurrentIdempotentRun, checkpoint as checkpointRun } from "../platform/IdempotencyStore.js"
+import { randomUuid } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
 

@@ -4,7 +4,7 @@
 // no answer (unreachable, too slow, failing, too many requests), which asking again later may mend.
 import type { Cents, Company, Document, PixKey, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { PixProviderRefused, PixProviderUnavailable } from "./Failures.js"
+import type { PixProviderRefused, PixProviderUnavailable } from "../platform/Failures.js"
 
 export interface PixChargeRequest {
   readonly company: Company.Company

@@ -12,12 +12,14 @@
 // past a budget of calls what it names is left to the reconciliation and the sweep.
 import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
 import { Context, Data, type Duration, Effect, Layer, Option, Schedule } from "effect"
-import * as Clock from "./Clock.js"
-import { CompanyRepository, companyOf } from "./CompanyRepository.js"
-import { PixProviderUnavailable, type StorageUnavailable } from "./Failures.js"
-import * as InvoiceRecords from "./InvoiceRecords.js"
-import { InvoiceRepository, type PendingRefund, type PixRejection } from "./InvoiceRepository.js"
-import type { InvoiceView } from "./Invoices.js"
+import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
+import { InvoiceRepository, type PendingRefund, type PixRejection } from "../invoices/InvoiceRepository.js"
+import type { InvoiceView } from "../invoices/Invoices.js"
+import * as Clock from "../platform/Clock.js"
+import { PixProviderUnavailable, type StorageUnavailable } from "../platform/Failures.js"
+import { randomUuid } from "../platform/Secrets.js"
+import { Transactions } from "../platform/Transactions.js"
 import {
   PixProvider,
   type PixProviderFailure,
@@ -25,8 +27,6 @@ import {
   type PixReturnState,
   type ReceivedPix
 } from "./PixProvider.js"
-import { randomUuid } from "./Secrets.js"
-import { Transactions } from "./Transactions.js"
 
 /** How long a return may stay unanswered before the sweep asks the provider about it. */
 export const staleReturnSeconds = 60

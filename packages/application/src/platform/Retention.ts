@@ -4,10 +4,10 @@
 // worker runs the loop; in embedded mode the server runs it in its own process (SPEC 8.3).
 import { Timestamp } from "@fatura/domain"
 import { Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { PostbackRepository } from "../postbacks/PostbackRepository.js"
 import * as Clock from "./Clock.js"
 import type { StorageUnavailable } from "./Failures.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"
-import { PostbackRepository } from "./PostbackRepository.js"
 import { Transactions } from "./Transactions.js"
 
 export interface RetentionPeriods {

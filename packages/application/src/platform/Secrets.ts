@@ -2,7 +2,7 @@
 
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
-import type { NewApiKey } from "./CompanyRepository.js"
+import type { NewApiKey } from "../companies/CompanyRepository.js"
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -1,7 +1,7 @@
 // Port: the events of invoices and their postback deliveries (SPEC 8), with signing secrets.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { StorageUnavailable } from "./Failures.js"
+import type { StorageUnavailable } from "../platform/Failures.js"
 
 export interface StoredEvent {
   readonly id: string

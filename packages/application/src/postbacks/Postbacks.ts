@@ -2,11 +2,19 @@
 // and the merchant's view of events and deliveries, manual retries and secret rolls.
 import { PostbackSchedule, Timestamp } from "@fatura/domain"
 import { Context, type Duration, Effect, Layer, Option, Random } from "effect"
-import * as Clock from "./Clock.js"
-import { DeliveryNotFound, EventNotFound, InvoiceNotFound, type StorageUnavailable, UnknownCursor } from "./Failures.js"
-import { InvoiceRepository } from "./InvoiceRepository.js"
-import { parseReference } from "./Invoices.js"
-import * as Metrics from "./Metrics.js"
+import type { Principal } from "../companies/Principal.js"
+import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
+import { parseReference } from "../invoices/Invoices.js"
+import * as Clock from "../platform/Clock.js"
+import {
+  DeliveryNotFound,
+  EventNotFound,
+  InvoiceNotFound,
+  type StorageUnavailable,
+  UnknownCursor
+} from "../platform/Failures.js"
+import * as Metrics from "../platform/Metrics.js"
+import { newWebhookSecret } from "../platform/Secrets.js"
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
@@ -16,8 +24,6 @@ import {
 } from "./PostbackRepository.js"
 import { PostbackSender } from "./PostbackSender.js"
 import { AllowPrivatePostbacksInTest, PostbackTargets } from "./PostbackTargets.js"
-import type { Principal } from "./Principal.js"
-import { newWebhookSecret } from "./Secrets.js"
 
 /**
  * How long a claimed delivery is held: longer than an attempt may last (10 s), so that a lease lapses only

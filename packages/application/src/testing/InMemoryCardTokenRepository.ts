@@ -1,6 +1,6 @@
 // The CardTokenRepository port in memory: a token is used at most once, however many payments race for it.
 import { Effect, Layer, Option } from "effect"
-import { CardTokenRepository, type VaultedCard } from "../CardTokenRepository.js"
+import { CardTokenRepository, type VaultedCard } from "../cards/CardTokenRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { put } from "./InMemoryTables.js"
 

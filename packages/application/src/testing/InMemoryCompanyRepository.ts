@@ -1,7 +1,7 @@
 // The CompanyRepository port in memory: companies, their keys, and their totals summed from the ledger.
 import type { Company, Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
-import { CompanyRepository, type NewApiKey } from "../CompanyRepository.js"
+import { CompanyRepository, type NewApiKey } from "../companies/CompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import {
   type ApiKeyRow,

@@ -4,8 +4,8 @@
 // transactions that wait for each other are a deadlock, and one of them gives way; sequences never hand a number
 // out twice, nor take one back when a transaction rolls back.
 import { Cause, Context, Deferred, Effect, Exit, Layer, Ref, Schema } from "effect"
-import { StorageUnavailable } from "../Failures.js"
-import type { Transactions } from "../Transactions.js"
+import { StorageUnavailable } from "../platform/Failures.js"
+import type { Transactions } from "../platform/Transactions.js"
 import { empty, type Tables } from "./InMemoryTables.js"
 
 /** A write: from the tables as they are to the tables as they are after it. Run again on the tables at commit. */

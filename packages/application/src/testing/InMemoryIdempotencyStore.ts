@@ -3,8 +3,8 @@
 // without its response, held by its token until it runs out. A purge forgets the oldest responses; two purges at once
 // share them out, as SKIP LOCKED does.
 import { Effect, Layer } from "effect"
-import { type Claim, type IdempotencyScope, IdempotencyStore, type Lease } from "../IdempotencyStore.js"
-import { randomBase62 } from "../Secrets.js"
+import { type Claim, type IdempotencyScope, IdempotencyStore, type Lease } from "../platform/IdempotencyStore.js"
+import { randomBase62 } from "../platform/Secrets.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { type IdempotencyRow, put, remove } from "./InMemoryTables.js"
 

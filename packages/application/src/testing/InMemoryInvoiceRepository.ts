@@ -8,7 +8,7 @@ import {
   InvoiceRepository,
   type NewMovement,
   type PendingRefund
-} from "../InvoiceRepository.js"
+} from "../invoices/InvoiceRepository.js"
 import { companyLock } from "./InMemoryCompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import {

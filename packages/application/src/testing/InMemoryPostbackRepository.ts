@@ -3,7 +3,12 @@
 // events past their retention with their deliveries, never one a delivery still waits on.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
-import { type ClaimedDelivery, type Delivery, PostbackRepository, type StoredEvent } from "../PostbackRepository.js"
+import {
+  type ClaimedDelivery,
+  type Delivery,
+  PostbackRepository,
+  type StoredEvent
+} from "../postbacks/PostbackRepository.js"
 import { companyLock } from "./InMemoryCompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { type DeliveryRow, type EventRow, put, remove, type Tables } from "./InMemoryTables.js"

@@ -1,6 +1,6 @@
 // The Readiness port in memory: the database is always there, as one connection of this process.
 import { Effect, Layer } from "effect"
-import { Readiness } from "../Readiness.js"
+import { Readiness } from "../platform/Readiness.js"
 
 export const layer = Layer.succeed(
   Readiness,

@@ -2,11 +2,11 @@
 // and a change is a function from one state to the next. Reading a row back gives what the SQL adapters give: an
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
 import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
-import type { VaultedCard } from "../CardTokenRepository.js"
-import * as Clock from "../Clock.js"
-import type { ApiKeyRecord } from "../CompanyRepository.js"
-import type { CardCharge, PixRejection } from "../InvoiceRepository.js"
-import type { Delivery } from "../PostbackRepository.js"
+import type { VaultedCard } from "../cards/CardTokenRepository.js"
+import type { ApiKeyRecord } from "../companies/CompanyRepository.js"
+import type { CardCharge, PixRejection } from "../invoices/InvoiceRepository.js"
+import * as Clock from "../platform/Clock.js"
+import type { Delivery } from "../postbacks/PostbackRepository.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
   readonly threeDsActivatedAt: Timestamp.Timestamp | null

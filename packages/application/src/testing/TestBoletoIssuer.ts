@@ -2,7 +2,7 @@
 // and no due date in the code (factor 0000), so that it issues them whatever day the test clock shows.
 import { Boleto, type Cents } from "@fatura/domain"
 import { Effect, Layer } from "effect"
-import { BoletoIssuer } from "../BoletoIssuer.js"
+import { BoletoIssuer } from "../boletos/BoletoIssuer.js"
 
 /** The bank code of every slip: no real bank's. */
 export const bankCode = "999"

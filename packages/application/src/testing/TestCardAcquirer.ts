@@ -10,7 +10,7 @@ import {
   type CardChargeResult,
   type CardReversal,
   type RefusedReason
-} from "../CardAcquirer.js"
+} from "../cards/CardAcquirer.js"
 
 /** The cards that are refused, and why. */
 export const refusedCards: ReadonlyMap<string, RefusedReason> = new Map([

@@ -5,9 +5,9 @@
 // return is settled at once, as in the sandbox.
 import { type Cents, PixBrCode } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
-import * as Clock from "../Clock.js"
-import { PixProviderRefused, PixProviderUnavailable } from "../Failures.js"
-import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "../PixProvider.js"
+import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "../pix/PixProvider.js"
+import * as Clock from "../platform/Clock.js"
+import { PixProviderRefused, PixProviderUnavailable } from "../platform/Failures.js"
 
 /** What the stand-in PSP keeps, and how it answers: for a test to read and to change. */
 export interface Psp {

@@ -1,7 +1,7 @@
 // A stand-in postback sender: sends nothing, keeps every request it was given, in order, and answers with the
 // status the test chooses (200 unless told), or with no answer at all.
 import { Context, Effect, Layer, Ref } from "effect"
-import { type PostbackRequest, PostbackSender, PostbackSendFailed } from "../PostbackSender.js"
+import { type PostbackRequest, PostbackSender, PostbackSendFailed } from "../postbacks/PostbackSender.js"
 
 /** The postbacks sent so far, oldest first. */
 export class SentPostbacks extends Context.Service<

@@ -1,7 +1,7 @@
 // A stand-in for the check of where postbacks may go: any http or https URL may, and its host is the one address
 // to connect to. Nothing is resolved; live-mode refusals of private addresses are the network adapter's to test.
 import { Effect, Layer } from "effect"
-import { PostbackTargetRefused, PostbackTargets } from "../PostbackTargets.js"
+import { PostbackTargetRefused, PostbackTargets } from "../postbacks/PostbackTargets.js"
 
 export const layer = Layer.succeed(
   PostbackTargets,

@@ -3,12 +3,12 @@
 import type { Invoice, Timestamp } from "@fatura/domain"
 import { Effect, type Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { ApiKeys } from "../../src/ApiKeys.js"
-import { Authentication } from "../../src/Authentication.js"
-import { Companies, type Registration } from "../../src/Companies.js"
-import type { CardInput, CreateInvoiceInput } from "../../src/Invoices.js"
-import { Postbacks } from "../../src/Postbacks.js"
-import type { Principal } from "../../src/Principal.js"
+import { ApiKeys } from "../../src/companies/ApiKeys.js"
+import { Authentication } from "../../src/companies/Authentication.js"
+import { Companies, type Registration } from "../../src/companies/Companies.js"
+import type { Principal } from "../../src/companies/Principal.js"
+import type { CardInput, CreateInvoiceInput } from "../../src/invoices/Invoices.js"
+import { Postbacks } from "../../src/postbacks/Postbacks.js"
 import * as TestApplication from "../../src/testing/TestApplication.js"
 
 /** 2026-03-10 12:00 in São Paulo: a Tuesday, far from a month's end. */
