@@ -14,6 +14,7 @@ import { Invoices } from "../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
 import { PixProvider } from "../src/pix/PixProvider.js"
 import { notificationCallBudget, PixSettlements, staleReturnSeconds } from "../src/pix/PixSettlements.js"
+import { PixProviderRefused } from "../src/platform/Failures.js"
 import { CurrentIdempotentRun } from "../src/platform/IdempotencyStore.js"
 import { Postbacks } from "../src/postbacks/Postbacks.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
@@ -314,12 +315,13 @@ describe("PixSettlements (in memory)", () => {
           "invoice.refund_failed"
         ])
         expect(yield* reasonsOf(principal, invoice.secureId, "invoice.refund_failed")).toEqual([reason])
-        // Asked once — where it stands, then for it — and never again: it is no longer pending.
+        // Asked once — where it stands, for it, and, refused, where it stands after all — and never again: it is no
+        // longer pending.
         const returnCalls = () => psp.psp.calls.filter((call) => /^(find|request)Return /.test(call))
-        expect(returnCalls().map((call) => call.split(" ")[0])).toEqual(["findReturn", "requestReturn"])
+        expect(returnCalls().map((call) => call.split(" ")[0])).toEqual(["findReturn", "requestReturn", "findReturn"])
         yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
         expect(yield* settlements.sweepReturns).toBe(0)
-        expect(returnCalls()).toHaveLength(2)
+        expect(returnCalls()).toHaveLength(3)
 
         // It holds nothing: the whole invoice may be refunded again.
         psp.psp.returnsAnswer = "Returned"
@@ -327,6 +329,51 @@ describe("PixSettlements (in memory)", () => {
         expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["refunded", 10_000])
         expect(yield* balancePix(principal)).toBe(net - 10_000)
       }).pipe(Effect.provide(psp.layer))
+    }
+  )
+
+  it.effect(
+    "settles a refund by what the PSP holds under its id when the PSP refuses the request as a repeat: never given back twice",
+    () => {
+      // The PSP already made this return — the same request sent by another process at the same time, or one whose
+      // answer was lost — and refuses the request that comes after it as a reused id.
+      const psp = TestPixProvider.make()
+      const provider = psp.provider
+      const repeatRefused = Layer.succeed(
+        PixProvider,
+        PixProvider.of({
+          ...provider,
+          requestReturn: (request) =>
+            provider
+              .requestReturn(request)
+              .pipe(
+                Effect.andThen(
+                  Effect.fail(
+                    new PixProviderRefused({ message: "id já utilizado", reason: "the return id was already used" })
+                  )
+                )
+              )
+        })
+      )
+      const layer = TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, repeatRefused))
+      return Effect.gen(function* () {
+        yield* startClock
+        const { principal } = yield* registerMerchant()
+        const settlements = yield* PixSettlements
+        const lifecycle = yield* InvoiceLifecycle
+        const invoice = (yield* (yield* Invoices).create(principal, pixRequest())).invoice
+        const pix = yield* psp.pay(invoice.pix!.txid)
+        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
+        yield* anotherSale(principal)
+        const net = yield* balancePix(principal)
+
+        const refunded = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
+        expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["partially_refunded", 4_000])
+        expect(refunded.invoice.refunds.map((refund) => refund.status)).toEqual(["succeeded"])
+        expect(ledger(refunded.invoice).map(([type]) => type)).not.toContain("refund_reversal")
+        expect(yield* balancePix(principal)).toBe(net - 4_000)
+        expect(yield* eventTypes(principal, invoice.secureId)).not.toContain("invoice.refund_failed")
+      }).pipe(Effect.provide(layer))
     }
   )
 

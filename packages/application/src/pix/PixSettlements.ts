@@ -229,7 +229,7 @@ export class PixSettlements extends Context.Service<
          * nothing of it (it may have been made): it is left pending, as when the provider cannot be reached.
          */
         const returnState = Effect.fnUntraced(function* (request: PixReturnRequest) {
-          const known = yield* ask(
+          const lookUp = ask(
             provider.findReturn(request.endToEndId, request.returnId).pipe(
               Effect.catchTag("PixProviderRefused", (refused) =>
                 Effect.fail(
@@ -240,8 +240,9 @@ export class PixSettlements extends Context.Service<
               )
             )
           )
+          const known = yield* lookUp
           if (Option.isSome(known)) return known.value
-          return yield* ask(
+          const requested = yield* ask(
             provider
               .requestReturn(request)
               .pipe(
@@ -250,6 +251,11 @@ export class PixSettlements extends Context.Service<
                 )
               )
           )
+          if (requested._tag !== "Refused") return requested
+          // A refusal may answer a request the provider had already taken under this id — the same request sent by
+          // another process at the same time, or one whose answer was lost on its way — so what the provider holds
+          // under the id, if anything, is how the return ended; only when it holds nothing was the return refused.
+          return Option.getOrElse(yield* lookUp, () => requested)
         })
 
         /**

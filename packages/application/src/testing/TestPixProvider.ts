@@ -146,7 +146,7 @@ export const make = () => {
       )
   })
 
-  return { psp, pay, settleReturn, layer: Layer.succeed(PixProvider, provider) }
+  return { psp, pay, settleReturn, provider, layer: Layer.succeed(PixProvider, provider) }
 }
 
 /** A stand-in of its own for each program that builds it. */
