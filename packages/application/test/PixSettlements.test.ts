@@ -458,20 +458,26 @@ describe("PixSettlements (in memory)", () => {
     }
   )
 
-  it.effect("stops asking the PSP once the allowance every notification shares says no", () => {
-    const psp = withPsp()
-    return Effect.gen(function* () {
-      yield* startClock
-      yield* registerMerchant()
-      let allowed = 3
-      const allowance = Effect.sync(() => allowed-- > 0)
-      yield* (yield* PixSettlements).notified(
-        Array.from({ length: 5 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] })),
-        allowance
-      )
-      expect(psp.psp.calls).toEqual([forged(0), forged(1), forged(2)].map((id) => `findReceived ${id}`))
-    }).pipe(Effect.provide(psp.layer))
-  })
+  it.effect(
+    "stops asking the PSP once the allowance every notification shares says no, and asks to be sent again",
+    () => {
+      const psp = withPsp()
+      return Effect.gen(function* () {
+        yield* startClock
+        yield* registerMerchant()
+        let allowed = 3
+        const allowance = Effect.sync(() => allowed-- > 0)
+        const failure = yield* Effect.flip(
+          (yield* PixSettlements).notified(
+            Array.from({ length: 5 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] })),
+            allowance
+          )
+        )
+        expect(failure._tag).toBe("PixProviderUnavailable")
+        expect(psp.psp.calls).toEqual([forged(0), forged(1), forged(2)].map((id) => `findReceived ${id}`))
+      }).pipe(Effect.provide(psp.layer))
+    }
+  )
 
   it.effect(
     "settles a return a notification names, once, only under the pix it returns, which the PSP confirmed",

@@ -64,8 +64,10 @@ export class PixSettlements extends Context.Service<
   {
     /**
      * Acts on a notification: each pix and return it names is asked of the provider first, each once, within
-     * `notificationCallBudget` calls. `allowance` is asked before each call as well (a budget every notification
-     * shares); once it says no, the rest is left to the reconciliation and the sweep, as past the budget.
+     * `notificationCallBudget` calls; what is past that is left to the reconciliation and the sweep. `allowance` is
+     * asked before each call as well (a budget every notification shares): once it says no, the rest is left too,
+     * and the notification fails with `PixProviderUnavailable`, so that its sender sends it again later rather than
+     * have it dropped because other notifications spent the calls.
      */
     readonly notified: (
       notification: ReadonlyArray<PixNotification>,
@@ -431,12 +433,22 @@ export class PixSettlements extends Context.Service<
           }
         }).pipe(
           Effect.catchTag("CallsSpent", (spent) =>
-            Effect.logWarning(
-              spent.by === "notification"
-                ? `pix notification past its budget of ${notificationCallBudget} provider calls: the rest is left to the reconciliation and the returns sweep`
-                : "pix notifications past the provider calls allowed to them all: the rest is left to the reconciliation and the returns sweep",
-              { pixNotConfirmed: pixLeft, returnsNotSettled: returnsLeft }
-            )
+            spent.by === "notification"
+              ? Effect.logWarning(
+                  `pix notification past its budget of ${notificationCallBudget} provider calls: the rest is left to the reconciliation and the returns sweep`,
+                  { pixNotConfirmed: pixLeft, returnsNotSettled: returnsLeft }
+                )
+              : Effect.andThen(
+                  Effect.logWarning(
+                    "pix notifications past the provider calls allowed to them all: the rest is left to the reconciliation and the returns sweep, and the notification to be sent again",
+                    { pixNotConfirmed: pixLeft, returnsNotSettled: returnsLeft }
+                  ),
+                  Effect.fail(
+                    new PixProviderUnavailable({
+                      message: "the provider calls allowed to pix notifications are spent for now"
+                    })
+                  )
+                )
           )
         )
       })
