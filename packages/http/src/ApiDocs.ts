@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApi, HttpApiScalar, OpenApi } from "effect/http-api"
 import * as ErrorResponses from "./ErrorResponses.js"
+import * as Html from "./Html.js"
 import * as StaticAsset from "./StaticAsset.js"
 
 /** The contract as this server documents it: served from `publicBaseUrl`. */
@@ -85,16 +86,13 @@ const setupScript = (spec: OpenApi.OpenAPISpec) => {
   return `window.Scalar.createApiReference(document.getElementById("api-reference-container"), ${JSON.stringify(configuration)})\n`
 }
 
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;")
-
 const pageHtml = (title: string, scripts: ReadonlyArray<string>) =>
   [
     "<!doctype html>",
     '<html lang="en">',
     "<head>",
     '<meta charset="utf-8">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${Html.escape(title)}</title>`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     "</head>",
     "<body>",
