@@ -92,7 +92,7 @@ const pageHtml = (title: string, scripts: ReadonlyArray<string>) =>
     '<html lang="en">',
     "<head>",
     '<meta charset="utf-8">',
-    `<title>${Html.escape(title)}</title>`,
+    `<title>${Html.escapeText(title)}</title>`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     "</head>",
     "<body>",

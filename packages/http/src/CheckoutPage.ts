@@ -70,7 +70,7 @@ const date = (isoDate: string) => `${isoDate.slice(8, 10)}/${isoDate.slice(5, 7)
 
 const copyBlock = (id: string, label: string, value: string, buttonLabel: string) => `
       <label class="label" for="${id}">${label}</label>
-      <textarea id="${id}" class="code" readonly rows="3">${Html.escape(value)}</textarea>
+      <textarea id="${id}" class="code" readonly rows="3">${Html.escapeText(value)}</textarea>
       <button type="button" class="button secondary" data-copy="${id}">${buttonLabel}</button>`
 
 const pixSection = (view: CheckoutView, pix: Invoice.PixCharge) => `
@@ -89,7 +89,7 @@ const boletoSection = (view: CheckoutView, boleto: Invoice.BoletoSlip) => {
       <h2 id="pay-title">Pague com boleto</h2>
       <p>Vencimento: <strong id="boleto-due-date">${date(boleto.dueDate)}</strong></p>
       ${copyBlock("boleto-line", "Linha digitável", Boleto.formatDigitableLine(boleto.digitableLine), "Copiar linha digitável")}
-      <a id="boleto-pdf" class="button" href="${Html.escape(pdf)}" target="_blank" rel="noopener noreferrer">Baixar boleto (PDF)</a>
+      <a id="boleto-pdf" class="button" href="${Html.escapeText(pdf)}" target="_blank" rel="noopener noreferrer">Baixar boleto (PDF)</a>
     </section>`
 }
 
@@ -148,7 +148,7 @@ const threeDSecureLine = (card: Invoice.CardDetails) => {
     .filter((part) => part !== null)
     .join(", ")
   const outcome = result.authenticated ? "autenticado" : "não autenticado"
-  return `3-D Secure: ${outcome}${details === "" ? "" : ` (${Html.escape(details)})`}.`
+  return `3-D Secure: ${outcome}${details === "" ? "" : ` (${Html.escapeText(details)})`}.`
 }
 
 const cardLine = (invoice: Invoice.Invoice) => {
@@ -159,7 +159,7 @@ const cardLine = (invoice: Invoice.Invoice) => {
       ? ` em ${invoice.installments}x de ${Cents.formatBRL(Card.installmentAmounts(invoice.amount, invoice.installments)[0] ?? invoice.amount)}`
       : ""
   return `
-      <p>Cartão ${Html.escape(card.brand.toUpperCase())} terminado em ${Html.escape(card.lastDigits)}${installments}.</p>
+      <p>Cartão ${Html.escapeText(card.brand.toUpperCase())} terminado em ${Html.escapeText(card.lastDigits)}${installments}.</p>
       <p id="three-d-secure-result" class="muted">${threeDSecureLine(card)}</p>`
 }
 
@@ -175,7 +175,7 @@ const outcomeSection = (invoice: Invoice.Invoice) => {
       return `
     <section class="panel outcome failure" aria-live="polite">
       <h2>Pagamento recusado</h2>
-      <p id="refused-reason">${Html.escape(refusalMessage(invoice.refusedReason))}</p>${cardLine(invoice)}
+      <p id="refused-reason">${Html.escapeText(refusalMessage(invoice.refusedReason))}</p>${cardLine(invoice)}
       <p class="muted">Fale com a loja para receber uma nova cobrança.</p>
     </section>`
     case "expired":
@@ -221,7 +221,7 @@ const itemsSection = (invoice: Invoice.Invoice) =>
       <ul class="items">${listedItems(invoice)
         .map(
           (item) => `
-        <li><span>${item.quantity > 1 ? `${item.quantity} × ` : ""}${Html.escape(item.title)}</span><span>${Cents.formatBRL(Cents.make(item.unitPrice * item.quantity))}</span></li>`
+        <li><span>${item.quantity > 1 ? `${item.quantity} × ` : ""}${Html.escapeText(item.title)}</span><span>${Cents.formatBRL(Cents.make(item.unitPrice * item.quantity))}</span></li>`
         )
         .join("")}
       </ul>`
@@ -403,14 +403,14 @@ export const render = (view: CheckoutView): string => {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Pagamento para ${Html.escape(view.merchantName)}</title>
+<title>Pagamento para ${Html.escapeText(view.merchantName)}</title>
 <style nonce="${view.nonce}">${style}</style>
 </head>
 <body>
   <main>
     <header>
       <p class="muted">Pagamento para</p>
-      <h1 id="merchant">${Html.escape(view.merchantName)}</h1>
+      <h1 id="merchant">${Html.escapeText(view.merchantName)}</h1>
     </header>
     <section class="panel" aria-label="Resumo">${itemsSection(invoice)}
       <div class="total"><span>Total</span><span id="total">${Cents.formatBRL(invoice.amount)}</span></div>
@@ -445,14 +445,14 @@ export const message = (nonce: string, title: string, text: string): string => `
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${Html.escape(title)}</title>
+<title>${Html.escapeText(title)}</title>
 <style nonce="${nonce}">${style}</style>
 </head>
 <body>
   <main>
     <section class="panel">
-      <h2>${Html.escape(title)}</h2>
-      <p>${Html.escape(text)}</p>
+      <h2>${Html.escapeText(title)}</h2>
+      <p>${Html.escapeText(text)}</p>
     </section>
   </main>
 </body>

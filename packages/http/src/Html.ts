@@ -3,4 +3,5 @@
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
 /** `text` as it may stand in an element's content or in a quoted attribute value. */
-export const escape = (text: string): string => text.replace(/[&<>"']/g, (character) => escapes[character] ?? character)
+export const escapeText = (text: string): string =>
+  text.replace(/[&<>"']/g, (character) => escapes[character] ?? character)
