@@ -224,13 +224,14 @@ export const middleware = HttpRouter.middleware(
 
       publicToken: (request) =>
         Effect.gen(function* () {
-          const overLimit = yield* byAddress(clientAddress(request))
+          const address = clientAddress(request)
+          const overLimit = yield* byAddress(address)
           if (overLimit !== undefined) return refused(overLimit)
           const token = Credentials.bearerToken(request.headers.authorization) ?? ""
           const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
           if (Result.isFailure(authenticated)) return refused(ErrorResponses.of(toResponse(authenticated.failure)))
           const caller = authenticated.success
-          const overVelocity = yield* cardVelocity.take(caller)
+          const overVelocity = yield* cardVelocity.take(caller, address)
           if (overVelocity !== undefined) return refused(overVelocity)
           return {
             _tag: "Admitted",
@@ -239,7 +240,7 @@ export const middleware = HttpRouter.middleware(
               principal: `company ${caller.company.id} ${caller.mode}`,
               companyId: caller.company.id
             }),
-            afterwards: (response) => cardVelocity.settle(caller, response)
+            afterwards: (response) => cardVelocity.settle(caller, address, response)
           }
         }),
 
