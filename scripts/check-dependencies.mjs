@@ -26,6 +26,7 @@ const allowed = {
     "@fatura/application",
     "@fatura/api"
   ],
+  "packages/webhooks-http": ["effect", "node:", "@fatura/domain", "@fatura/application", "@fatura/api"],
   "packages/redis": ["effect", "ioredis"],
   "packages/http": [
     "effect",
@@ -46,7 +47,8 @@ const allowed = {
     "@fatura/application",
     "@fatura/persistence",
     "@fatura/sandbox",
-    "@fatura/pix-api"
+    "@fatura/pix-api",
+    "@fatura/webhooks-http"
   ],
   "apps/example": ["effect", "node:", "@fatura/api"],
   "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"]

@@ -19,13 +19,8 @@ import {
   RetentionPeriods
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import {
-  HttpPostbackSender,
-  NetworkPostbackTargets,
-  SandboxBoletoIssuer,
-  SandboxCardAcquirer,
-  SandboxPixProvider
-} from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Layer } from "effect"
 
 /** Why a configured pix provider could not be built: a setting it cannot use, said in its own words. */

@@ -21,7 +21,8 @@ import {
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
-import { HttpPostbackSender, NetworkPostbackTargets, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 
 const retentionPeriod = (name: string, fallback: Duration.Duration) =>

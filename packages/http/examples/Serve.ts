@@ -1,5 +1,6 @@
 // Fatura's HTTP API served by Node: the routes and their edge from @fatura/http, the use cases of
-// @fatura/application over an in-memory embedded database (@fatura/persistence) and the sandbox adapters.
+// @fatura/application over an in-memory embedded database (@fatura/persistence) and the sandbox adapters; postbacks
+// go out through @fatura/webhooks-http.
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   Authentication,
@@ -14,13 +15,8 @@ import {
 } from "@fatura/application"
 import { FaturaHttp, NodeServer } from "@fatura/http"
 import { Database } from "@fatura/persistence"
-import {
-  HttpPostbackSender,
-  NetworkPostbackTargets,
-  SandboxBoletoIssuer,
-  SandboxCardAcquirer,
-  SandboxPixProvider
-} from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Config, Console, Effect, Layer } from "effect"
 
 const app = Effect.gen(function* () {

@@ -1,6 +1,3 @@
-export * as HttpPostbackSender from "./HttpPostbackSender.js"
-export * as NetworkPostbackTargets from "./NetworkPostbackTargets.js"
-export * as PostbackTargetCheck from "./PostbackTargetCheck.js"
 export * as SandboxBoletoIssuer from "./SandboxBoletoIssuer.js"
 export * as SandboxCardAcquirer from "./SandboxCardAcquirer.js"
 export * as SandboxPixProvider from "./SandboxPixProvider.js"

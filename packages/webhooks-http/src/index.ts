@@ -1,0 +1,3 @@
+export * as HttpPostbackSender from "./HttpPostbackSender.js"
+export * as NetworkPostbackTargets from "./NetworkPostbackTargets.js"
+export * as PostbackTargetCheck from "./PostbackTargetCheck.js"
