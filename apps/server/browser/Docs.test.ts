@@ -72,7 +72,11 @@ describe("the interactive documentation in Chromium", () => {
     }
     // The curl sample of each operation sends the credential the operation takes, as a bearer token: copied, with the
     // placeholder replaced, it is answered (they used to send `Authorization: Basic username:password`).
-    const samples = (await page.locator("pre, code").allTextContents()).filter((text) => text.startsWith("curl "))
+    const curlSamples = async () =>
+      (await page.locator("pre, code").allTextContents()).filter((text) => text.startsWith("curl "))
+    // The samples are rendered after the operations' summaries, each as its section comes in: wait for them too.
+    await expect.poll(async () => (await curlSamples()).length, { timeout: 60_000 }).toBeGreaterThan(20)
+    const samples = await curlSamples()
     const sampleOf = (method: string, path: string) => {
       const found = samples.find(
         (sample) =>
