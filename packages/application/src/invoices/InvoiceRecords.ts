@@ -16,8 +16,8 @@ import type { RefusedReason } from "../cards/CardAcquirer.js"
 import type { CompanyRepository } from "../companies/CompanyRepository.js"
 import { MoveNotAllowed } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
+import type { InvoiceView } from "./InvoiceInput.js"
 import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
-import type { InvoiceView } from "./Invoices.js"
 
 export const make = (invoices: InvoiceRepository["Service"], companies: CompanyRepository["Service"]) => {
   /**

@@ -16,9 +16,10 @@ import {
 import { Context, Effect, Layer, Option } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
+import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
+import { parseReference } from "../invoices/InvoiceReference.js"
 import { InvoiceRepository, type Transition } from "../invoices/InvoiceRepository.js"
-import { type InvoiceView, parseReference } from "../invoices/Invoices.js"
 import { PixSettlements } from "../pix/PixSettlements.js"
 import * as Clock from "../platform/Clock.js"
 import {

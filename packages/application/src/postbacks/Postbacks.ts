@@ -3,8 +3,8 @@
 import { PostbackSchedule, Timestamp } from "@fatura/domain"
 import { Context, type Duration, Effect, Layer, Option, Random } from "effect"
 import type { Principal } from "../companies/Principal.js"
+import { parseReference } from "../invoices/InvoiceReference.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
-import { parseReference } from "../invoices/Invoices.js"
 import * as Clock from "../platform/Clock.js"
 import {
   DeliveryNotFound,

@@ -3,11 +3,12 @@
 import type { Invoice, Timestamp } from "@fatura/domain"
 import { Effect, type Layer } from "effect"
 import { TestClock } from "effect/testing"
+import type { CardInput } from "../../src/cards/CardPayment.js"
 import { ApiKeys } from "../../src/companies/ApiKeys.js"
 import { Authentication } from "../../src/companies/Authentication.js"
 import { Companies, type Registration } from "../../src/companies/Companies.js"
 import type { Principal } from "../../src/companies/Principal.js"
-import type { CardInput, CreateInvoiceInput } from "../../src/invoices/Invoices.js"
+import type { CreateInvoiceInput } from "../../src/invoices/InvoiceInput.js"
 import { Postbacks } from "../../src/postbacks/Postbacks.js"
 import * as TestApplication from "../../src/testing/TestApplication.js"
 
