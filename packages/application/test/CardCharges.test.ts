@@ -5,8 +5,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { CardAcquirer } from "../src/cards/CardAcquirer.js"
+import { CardChargeRepository } from "../src/cards/CardChargeRepository.js"
 import { CardCharges, staleChargeSeconds } from "../src/cards/CardCharges.js"
-import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
 import * as TestCardAcquirer from "../src/testing/TestCardAcquirer.js"
@@ -84,7 +84,7 @@ describe("CardCharges (in memory)", () => {
       yield* startClock
       const { principal } = yield* registerMerchant()
       const invoices = yield* Invoices
-      const repository = yield* InvoiceRepository
+      const repository = yield* CardChargeRepository
 
       acquirer.state.lose = "request"
       yield* Effect.exit(invoices.create(principal, cardRequest({}, { externalRef: "never sent" })))

@@ -8,6 +8,7 @@ import type { Invoice } from "@fatura/domain"
 import { Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { CardAcquirer } from "../src/cards/CardAcquirer.js"
+import { CardChargeRepository } from "../src/cards/CardChargeRepository.js"
 import { CardCharges, staleChargeSeconds } from "../src/cards/CardCharges.js"
 import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
 import { Invoices } from "../src/invoices/Invoices.js"
@@ -63,7 +64,7 @@ const paymentHeldAtTheAcquirer = (acquirer: ReturnType<typeof heldAcquirer>) =>
     const { invoice } = yield* invoices.create(principal, cardRequest(null))
     const paying = yield* Effect.forkChild(invoices.payForPayer(invoice.secureId, invoice.tokenCheckout, approvedCard))
     yield* Deferred.await(acquirer.arrived)
-    const charge = Option.getOrThrow(yield* (yield* InvoiceRepository).chargeInFlight(invoice.id))
+    const charge = Option.getOrThrow(yield* (yield* CardChargeRepository).chargeInFlight(invoice.id))
     return { principal, invoice, paying, reference: charge.reference }
   })
 
@@ -147,7 +148,7 @@ describe("a card invoice whose payment waits for the acquirer (in memory)", () =
       expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created"])
       expect(acquirer.charges.get(reference)).toEqual({ _tag: "Approved" })
       expect(acquirer.reversals.get(reference)).toEqual({ _tag: "Voided" })
-      const charge = yield* (yield* InvoiceRepository).findCardCharge(reference)
+      const charge = yield* (yield* CardChargeRepository).findCardCharge(reference)
       expect(charge).toMatchObject({ _tag: "Some", value: { state: "late", reversal: "voided" } })
     }).pipe(Effect.provide(acquirer.layer))
   })
@@ -161,7 +162,7 @@ describe("a card invoice whose payment waits for the acquirer (in memory)", () =
       yield* acquirer.open
       expect(Exit.hasDies(yield* Fiber.await(paying))).toBe(true)
       acquirer.state.loseReversal = "nothing"
-      const repository = yield* InvoiceRepository
+      const repository = yield* CardChargeRepository
       expect(yield* repository.findCardCharge(reference)).toMatchObject({
         value: { state: "late", reversal: "requested" }
       })
@@ -193,7 +194,7 @@ describe("a card invoice whose payment waits for the acquirer (in memory)", () =
       yield* TestClock.adjust(`${staleChargeSeconds + 1} seconds`)
       expect(yield* (yield* CardCharges).sweep).toBe(1)
       expect(acquirer.reversals.get(reference)).toEqual({ _tag: "Voided" })
-      expect(yield* (yield* InvoiceRepository).findCardCharge(reference)).toMatchObject({
+      expect(yield* (yield* CardChargeRepository).findCardCharge(reference)).toMatchObject({
         value: { state: "late", reversal: "voided" }
       })
     }).pipe(Effect.provide(acquirer.layer))

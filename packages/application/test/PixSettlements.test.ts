@@ -9,10 +9,10 @@ import { Effect, Layer, Logger, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Companies } from "../src/companies/Companies.js"
 import type { Principal } from "../src/companies/Principal.js"
-import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
 import { PixProvider } from "../src/pix/PixProvider.js"
+import { PixReturnRepository } from "../src/pix/PixReturnRepository.js"
 import { notificationCallBudget, PixSettlements, staleReturnSeconds } from "../src/pix/PixSettlements.js"
 import { PixProviderRefused } from "../src/platform/Failures.js"
 import { CurrentIdempotentRun } from "../src/platform/IdempotencyStore.js"
@@ -395,7 +395,7 @@ describe("PixSettlements (in memory)", () => {
         expect(yield* settlements.sweepReturns).toBe(0)
         expect(psp.psp.calls).toHaveLength(callsBefore)
         const muchLater = Timestamp.plusSeconds(invoice.createdAt, 365 * 86_400)
-        expect(yield* (yield* InvoiceRepository).stalePixRejections(muchLater, 10)).toEqual([])
+        expect(yield* (yield* PixReturnRepository).stalePixRejections(muchLater, 10)).toEqual([])
       }).pipe(Effect.provide(psp.layer))
     }
   )

@@ -13,11 +13,13 @@ import { Context, Duration, Effect, Layer, Option, Result, Schedule } from "effe
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
-import { type CardCharge, InvoiceRepository, type NewInvoice } from "../invoices/InvoiceRepository.js"
+import { InvoiceRepository, type NewInvoice } from "../invoices/InvoiceRepository.js"
 import * as Clock from "../platform/Clock.js"
 import { AcquirerUnavailable, type StorageUnavailable } from "../platform/Failures.js"
 import { Transactions } from "../platform/Transactions.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { CardAcquirer, type CardChargeLookup, type CardChargeRequest, type CardReversal } from "./CardAcquirer.js"
+import { type CardCharge, CardChargeRepository } from "./CardChargeRepository.js"
 
 /**
  * How long the acquirer has to answer a charge. One that does not answer in time may still have charged: the charge
@@ -79,10 +81,12 @@ export class CardCharges extends Context.Service<
     CardCharges,
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
+      const outbox = yield* EventOutbox
+      const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const acquirer = yield* CardAcquirer
-      const records = InvoiceRecords.make(invoices, companies)
+      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
 
       /** The invoice a settled charge names, as it is now; none for a charge that created nothing. */
       const viewOf = (charge: CardCharge) =>
@@ -119,12 +123,12 @@ export class CardCharges extends Context.Service<
               sent.invoiceId === null
                 ? Option.none<Invoice.Invoice>()
                 : yield* invoices.lock(sent.companyId, sent.mode, { _tag: "Id", id: sent.invoiceId })
-            const charge = Option.getOrThrow(yield* invoices.lockCardCharge(sent.reference))
+            const charge = Option.getOrThrow(yield* charges.lockCardCharge(sent.reference))
             if (charge.state !== "requested") {
               return { settled: { state: charge.state, view: yield* viewOf(charge) }, toGiveBack: false }
             }
             if (outcome._tag === "Void") {
-              yield* invoices.closeCardCharge(charge.reference, "void", null, now)
+              yield* charges.closeCardCharge(charge.reference, "void", null, now)
               return { settled: { state: "void", view: yield* viewOf(charge) }, toGiveBack: false }
             }
             const refusedReason = outcome._tag === "Refused" ? outcome.reason : null
@@ -147,13 +151,13 @@ export class CardCharges extends Context.Service<
                   : [],
                 yield* companies.totals(company.id, charge.mode, now)
               )
-              yield* invoices.closeCardCharge(charge.reference, state, view.invoice.id, now)
+              yield* charges.closeCardCharge(charge.reference, state, view.invoice.id, now)
               return { settled: { state, view }, toGiveBack: false }
             }
             const pending = Option.getOrThrow(invoice)
             // The diagram's own move decides: a charge pays, or is refused for, only an invoice still pending.
             if (Result.isFailure(InvoiceStatus.transition(pending.status, state === "approved" ? "pay" : "decline"))) {
-              yield* invoices.closeLateCardCharge(charge.reference, state === "approved", now)
+              yield* charges.closeLateCardCharge(charge.reference, state === "approved", now)
               yield* Effect.logWarning("a card charge was answered after its invoice had moved on: it paid nothing", {
                 reference: charge.reference,
                 answer: state,
@@ -162,7 +166,7 @@ export class CardCharges extends Context.Service<
               return { settled: { state: "late", view: yield* viewOf(charge) }, toGiveBack: state === "approved" }
             }
             const view = yield* records.settleCardInvoice(company, pending, charge.terms, refusedReason, now)
-            yield* invoices.closeCardCharge(charge.reference, state, null, now)
+            yield* charges.closeCardCharge(charge.reference, state, null, now)
             return { settled: { state, view }, toGiveBack: false }
           })
         )
@@ -170,7 +174,7 @@ export class CardCharges extends Context.Service<
       /** Records how the acquirer gave a late charge back; one recorded already stays as it was. */
       const recordReversal = (charge: CardCharge, reversal: CardReversal) =>
         Effect.flatMap(Clock.now, (now) =>
-          invoices.closeCardChargeReversal(charge.reference, reversal._tag === "Voided" ? "voided" : "refunded", now)
+          charges.closeCardChargeReversal(charge.reference, reversal._tag === "Voided" ? "voided" : "refunded", now)
         )
 
       /**
@@ -287,24 +291,24 @@ export class CardCharges extends Context.Service<
         })
 
       const resume = Effect.fn("CardCharges.resume")(function* (reference: string) {
-        const charge = yield* invoices.findCardCharge(reference)
+        const charge = yield* charges.findCardCharge(reference)
         if (Option.isNone(charge)) return Option.none<SettledCharge>()
         if (charge.value.state === "requested") return Option.some(yield* settleByLookup(charge.value))
         return Option.some<SettledCharge>({ state: charge.value.state, view: yield* viewOf(charge.value) })
       })
 
       const sweep = Effect.gen(function* () {
-        const charges = yield* sweepBatches(
+        const stale = yield* sweepBatches(
           "a charge",
-          (before) => invoices.staleCardCharges(before, batchSize),
+          (before) => charges.staleCardCharges(before, batchSize),
           settleByLookup
         )
         const reversals = yield* sweepBatches(
           "the reversal of a late charge",
-          (before) => invoices.staleCardChargeReversals(before, batchSize),
+          (before) => charges.staleCardChargeReversals(before, batchSize),
           settleReversal
         )
-        return charges + reversals
+        return stale + reversals
       }).pipe(Effect.withSpan("CardCharges.sweep"))
 
       const run = (interval: Duration.Input) =>

@@ -5,7 +5,7 @@
 import { Card, type Cents, type Company, type Invoice, type Timestamp } from "@fatura/domain"
 import { Effect, Option, Result } from "effect"
 import { CardTokenRepository } from "../cards/CardTokenRepository.js"
-import type { InvoiceRepository } from "../invoices/InvoiceRepository.js"
+import type { ClientRepository } from "../invoices/ClientRepository.js"
 import * as Clock from "../platform/Clock.js"
 import { InvalidCardData } from "../platform/Failures.js"
 import { sha256Hex } from "../platform/Secrets.js"
@@ -123,13 +123,13 @@ export const make = Effect.gen(function* () {
 
 /** The card as the payer's cards remember it (masked), associated with the payer: its id. */
 export const associate = (
-  invoices: InvoiceRepository["Service"],
+  clients: ClientRepository["Service"],
   company: Company.Company,
   clientId: Invoice.ClientId,
   details: Invoice.CardDetails,
   now: Timestamp.Timestamp
 ) =>
-  invoices.associateCard({
+  clients.associateCard({
     companyId: company.id,
     clientId,
     brand: details.brand,

@@ -4,9 +4,10 @@
 import { type Card, type Company, FeePlan, type Invoice, InvoiceStatus } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import { ClientRepository } from "../invoices/ClientRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
-import { type CardCharge, type CardChargeTerms, InvoiceRepository } from "../invoices/InvoiceRepository.js"
+import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import * as RecoveryPoint from "../invoices/RecoveryPoint.js"
 import * as Resume from "../invoices/Resume.js"
 import * as Clock from "../platform/Clock.js"
@@ -20,7 +21,9 @@ import {
 import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { CardAcquirer } from "./CardAcquirer.js"
+import { type CardCharge, CardChargeRepository, type CardChargeTerms } from "./CardChargeRepository.js"
 import { CardCharges } from "./CardCharges.js"
 import * as CardPayment from "./CardPayment.js"
 
@@ -66,11 +69,14 @@ const settled = (view: InvoiceView) => answered({ view, late: false })
 export const make = (findForPayer: FindForPayer) =>
   Effect.gen(function* () {
     const invoices = yield* InvoiceRepository
+    const clients = yield* ClientRepository
+    const outbox = yield* EventOutbox
+    const charges = yield* CardChargeRepository
     const companies = yield* CompanyRepository
     const transactions = yield* Transactions
     const acquirer = yield* CardAcquirer
     const cardCharges = yield* CardCharges
-    const records = InvoiceRecords.make(invoices, companies)
+    const records = InvoiceRecords.make(invoices, companies, outbox, charges)
     const cards = yield* CardPayment.make
     const resume = yield* Resume.make
 
@@ -109,7 +115,7 @@ export const make = (findForPayer: FindForPayer) =>
             installments,
             fee: FeePlan.split(company.feePlan, "credit_card", installments, invoice.amount),
             card: prepared.details,
-            cardAssociate: yield* CardPayment.associate(invoices, company, invoice.client.id, prepared.details, now)
+            cardAssociate: yield* CardPayment.associate(clients, company, invoice.client.id, prepared.details, now)
           }
           if (prepared.refusedUpfront) {
             const view = yield* records.settleCardInvoice(company, invoice, terms, "authentication_required", now)
@@ -127,7 +133,7 @@ export const make = (findForPayer: FindForPayer) =>
             requestedAt: now,
             reversal: null
           }
-          yield* invoices.recordCardCharge(charge)
+          yield* charges.recordCardCharge(charge)
           yield* RecoveryPoint.checkpoint({ cardCharge: charge.reference })
           return { _tag: "Charging", charge, prepared, amount: invoice.amount } as const
         })

@@ -13,13 +13,20 @@ import {
 } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import type { RefusedReason } from "../cards/CardAcquirer.js"
+import type { CardChargeRepository, CardChargeTerms } from "../cards/CardChargeRepository.js"
 import type { CompanyRepository } from "../companies/CompanyRepository.js"
 import { MoveNotAllowed } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
+import type { EventOutbox } from "../postbacks/EventOutbox.js"
 import type { InvoiceView } from "./InvoiceInput.js"
-import type { CardChargeTerms, InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
+import type { InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
 
-export const make = (invoices: InvoiceRepository["Service"], companies: CompanyRepository["Service"]) => {
+export const make = (
+  invoices: InvoiceRepository["Service"],
+  companies: CompanyRepository["Service"],
+  outbox: EventOutbox["Service"],
+  charges: CardChargeRepository["Service"]
+) => {
   /**
    * Inserts a new invoice with its created event, and the event of the status it was settled in at once (a card
    * paid or refused); the created event shows it as it was created, with the totals before it.
@@ -41,7 +48,7 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     const totals =
       movements.length > 0 ? yield* companies.totals(company.id, draft.mode, draft.updatedAt) : totalsBefore
     const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
-      invoices.recordEvent({
+      outbox.recordEvent({
         id: `evt_${randomUuid()}`,
         postbackUrl: invoice.postbackUrl,
         companyId: company.id,
@@ -77,7 +84,7 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     reason?: string
   ) {
     const totals = yield* companies.totals(company.id, invoice.mode, at)
-    yield* invoices.recordEvent({
+    yield* outbox.recordEvent({
       id: `evt_${randomUuid()}`,
       postbackUrl: invoice.postbackUrl,
       companyId: company.id,
@@ -131,7 +138,7 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
   const refuseWhileCharging = (invoice: Invoice.Invoice, action: InvoiceStatus.InvoiceAction) =>
     invoice.status !== "pending" || invoice.method !== "credit_card"
       ? Effect.void
-      : Effect.flatMap(invoices.chargeInFlight(invoice.id), (inFlight) =>
+      : Effect.flatMap(charges.chargeInFlight(invoice.id), (inFlight) =>
           Option.isNone(inFlight)
             ? Effect.void
             : Effect.fail(

@@ -4,6 +4,7 @@ import { type Cents, Company, FeePlan, Invoice } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as BoletoSlip from "../boletos/BoletoSlip.js"
 import { CardAcquirer } from "../cards/CardAcquirer.js"
+import { type CardCharge, CardChargeRepository } from "../cards/CardChargeRepository.js"
 import { CardCharges } from "../cards/CardCharges.js"
 import * as CardPayment from "../cards/CardPayment.js"
 import * as PayerCardPayment from "../cards/PayerCardPayment.js"
@@ -16,11 +17,13 @@ import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
 import * as Metrics from "../platform/Metrics.js"
 import { publicTokenCandidate, randomUrlToken, randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { AllowPrivatePostbacksInTest, PostbackTargets } from "../postbacks/PostbackTargets.js"
+import { ClientRepository } from "./ClientRepository.js"
 import type { CreateInvoiceFailure, CreateInvoiceInput, InvoicePage, InvoiceView, ListQuery } from "./InvoiceInput.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
 import { parseReference, parseSecureId, sameSecret } from "./InvoiceReference.js"
-import { type CardCharge, InvoiceRepository, type NewInvoice } from "./InvoiceRepository.js"
+import { InvoiceRepository, type NewInvoice } from "./InvoiceRepository.js"
 import * as RecoveryPoint from "./RecoveryPoint.js"
 import * as Resume from "./Resume.js"
 
@@ -60,12 +63,15 @@ export class Invoices extends Context.Service<
     Invoices,
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
+      const clients = yield* ClientRepository
+      const outbox = yield* EventOutbox
+      const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const targets = yield* PostbackTargets
       const cardCharges = yield* CardCharges
       const acquirer = yield* CardAcquirer
-      const records = InvoiceRecords.make(invoices, companies)
+      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
       const cards = yield* CardPayment.make
       const pix = yield* PixCharge.make
       const boletos = yield* BoletoSlip.make
@@ -180,7 +186,7 @@ export class Invoices extends Context.Service<
         // settles; every other invoice is created here.
         const stored = yield* transactions.withTransaction(
           Effect.gen(function* () {
-            const client = yield* invoices.upsertClient({
+            const client = yield* clients.upsertClient({
               companyId: company.id,
               mode: principal.mode,
               document: input.payer.document,
@@ -195,7 +201,7 @@ export class Invoices extends Context.Service<
               ).pipe(Effect.map((view) => ({ _tag: "Created", view }) as const))
             if (card === null) return yield* created(pending, null)
             const prepared = yield* cards.prepare({ company, mode: principal.mode }, card, now)
-            const cardAssociate = yield* CardPayment.associate(invoices, company, client.id, prepared.details, now)
+            const cardAssociate = yield* CardPayment.associate(clients, company, client.id, prepared.details, now)
             const draft: NewInvoice = { ...pending, card: prepared.details }
             if (prepared.refusedUpfront) {
               return yield* created(
@@ -214,7 +220,7 @@ export class Invoices extends Context.Service<
               requestedAt: now,
               reversal: null
             }
-            yield* invoices.recordCardCharge(charge)
+            yield* charges.recordCardCharge(charge)
             yield* RecoveryPoint.checkpoint({ cardCharge: charge.reference })
             return { _tag: "Charging", charge, prepared } as const
           })

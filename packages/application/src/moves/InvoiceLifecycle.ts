@@ -14,12 +14,14 @@ import {
   type Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
+import { CardChargeRepository } from "../cards/CardChargeRepository.js"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { parseReference } from "../invoices/InvoiceReference.js"
 import { InvoiceRepository, type Transition } from "../invoices/InvoiceRepository.js"
+import { PixReturnRepository } from "../pix/PixReturnRepository.js"
 import { PixSettlements } from "../pix/PixSettlements.js"
 import * as Clock from "../platform/Clock.js"
 import {
@@ -33,6 +35,7 @@ import {
 import { CurrentIdempotentRun, checkpoint as checkpointRun } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
 
@@ -77,11 +80,14 @@ export class InvoiceLifecycle extends Context.Service<
     InvoiceLifecycle,
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
+      const returns = yield* PixReturnRepository
+      const outbox = yield* EventOutbox
+      const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
 
       const pixSettlements = yield* PixSettlements
-      const records = InvoiceRecords.make(invoices, companies)
+      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
       const move = records.move
 
       /** Records where a refund under an Idempotency-Key got to, in the transaction that got it there. */
@@ -182,7 +188,7 @@ export class InvoiceLifecycle extends Context.Service<
             // Paid by a provider's pix: the money goes back as a return of that pix, which the provider settles
             // later. Its debit is written now, so that the balance it needs is held until the provider answers.
             const returnId = `D${randomUuid().replaceAll("-", "")}`
-            yield* invoices.recordPendingRefund(invoice, {
+            yield* returns.recordPendingRefund(invoice, {
               amount: plan.amount,
               reason,
               returnId,

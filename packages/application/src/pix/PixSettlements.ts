@@ -12,14 +12,16 @@
 // past a budget of calls what it names is left to the reconciliation and the sweep.
 import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
 import { Context, Data, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { CardChargeRepository } from "../cards/CardChargeRepository.js"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
-import { InvoiceRepository, type PendingRefund, type PixRejection } from "../invoices/InvoiceRepository.js"
+import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import * as Clock from "../platform/Clock.js"
 import { PixProviderUnavailable, type StorageUnavailable } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 import {
   PixProvider,
   type PixProviderFailure,
@@ -27,6 +29,7 @@ import {
   type PixReturnState,
   type ReceivedPix
 } from "./PixProvider.js"
+import { type PendingRefund, type PixRejection, PixReturnRepository } from "./PixReturnRepository.js"
 
 /** How long a return may stay unanswered before the sweep asks the provider about it. */
 export const staleReturnSeconds = 60
@@ -110,10 +113,13 @@ export class PixSettlements extends Context.Service<
     PixSettlements,
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
+      const returns = yield* PixReturnRepository
+      const outbox = yield* EventOutbox
+      const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const provider = yield* PixProvider
-      const records = InvoiceRecords.make(invoices, companies)
+      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
 
       /** The invoice and its company, both locked for the enclosing transaction (company first, then invoice). */
       const locked = Effect.fnUntraced(function* (invoice: Invoice.Invoice) {
@@ -158,7 +164,7 @@ export class PixSettlements extends Context.Service<
                 returnState: "pending",
                 createdAt: now
               }
-              if (!(yield* invoices.recordPixRejection({ ...rejection, reason, at: now }))) {
+              if (!(yield* returns.recordPixRejection({ ...rejection, reason, at: now }))) {
                 return "rejected" as PixOutcome
               }
               yield* Effect.logWarning("pix rejected", { ...log, invoiceId: invoice.id, reason })
@@ -191,7 +197,7 @@ export class PixSettlements extends Context.Service<
             const now = yield* Clock.now
             if (state._tag === "Refused") {
               const reason = `the pix provider refused the refund: ${state.reason}`
-              const closed = yield* invoices.closePendingRefund(
+              const closed = yield* returns.closePendingRefund(
                 invoice,
                 pending.id,
                 { status: "failed", reason, movements: Ledger.onRefundRefused("pix", pending.amount) },
@@ -202,7 +208,7 @@ export class PixSettlements extends Context.Service<
               yield* records.recordEvent(company, after, "invoice.refund_failed", now, reason)
               return true
             }
-            const closed = yield* invoices.closePendingRefund(invoice, pending.id, { status: "succeeded" }, now)
+            const closed = yield* returns.closePendingRefund(invoice, pending.id, { status: "succeeded" }, now)
             if (!closed) return false
             const status = Refund.settledStatus(invoice, pending.amount)
             // A pending refund holds part of a paid or partially refunded invoice: nothing moves it elsewhere (pix
@@ -281,7 +287,7 @@ export class PixSettlements extends Context.Service<
               reason: state.reason
             })
           }
-          yield* invoices.closePixRejection(
+          yield* returns.closePixRejection(
             rejection.returnId,
             state._tag === "Returned" ? "returned" : "refused",
             yield* Clock.now
@@ -369,7 +375,7 @@ export class PixSettlements extends Context.Service<
       const unbudgeted = steps<never>(transactions.external)
 
       const settleReturn = Effect.fn("PixSettlements.settleReturn")(function* (returnId: string) {
-        const pending = yield* invoices.findPendingRefund(returnId)
+        const pending = yield* returns.findPendingRefund(returnId)
         if (Option.isNone(pending)) return Option.none<InvoiceView>()
         yield* unbudgeted.settle(pending.value)
         return yield* invoices.findWithCompany(
@@ -417,7 +423,7 @@ export class PixSettlements extends Context.Service<
           const returnIds = [...confirmed.values()].flatMap((ids) => [...ids])
           if (returnIds.length === 0) return
           // A return of a pix other than the one it was named under is no return of this notification.
-          const pending = yield* invoices.findPendingReturns(returnIds)
+          const pending = yield* returns.findPendingReturns(returnIds)
           const refunds = pending.refunds.filter((refund) => namedUnder(refund.endToEndId, refund.returnId))
           const rejections = pending.rejections.filter((rejection) =>
             namedUnder(rejection.endToEndId, rejection.returnId)
@@ -455,21 +461,21 @@ export class PixSettlements extends Context.Service<
 
       const reconcile = Effect.fn("PixSettlements.reconcile")(function* () {
         const now = yield* Clock.now
-        const listed = yield* invoices.pixListedUntil
+        const listed = yield* returns.pixListedUntil
         const from = Option.getOrElse(listed, () => Timestamp.plusSeconds(now, -firstListingSeconds))
         const received = yield* transactions.external(provider.listReceived(from, now))
         let paid = 0
         for (const pix of received) if ((yield* unbudgeted.apply(pix)) === "paid") paid += 1
         // The next listing starts a little before this one ended: a pix the provider writes down late is not missed.
-        yield* invoices.setPixListedUntil(Timestamp.plusSeconds(now, -listingOverlapSeconds))
+        yield* returns.setPixListedUntil(Timestamp.plusSeconds(now, -listingOverlapSeconds))
         if (paid > 0) yield* Effect.logInfo("reconciliation paid invoices whose notification never came", { paid })
         return paid
       })
 
       const sweepReturns = Effect.fn("PixSettlements.sweepReturns")(function* () {
         const before = Timestamp.plusSeconds(yield* Clock.now, -staleReturnSeconds)
-        const stale = yield* invoices.stalePendingRefunds(before, batchSize)
-        const rejected = yield* invoices.stalePixRejections(before, batchSize)
+        const stale = yield* returns.stalePendingRefunds(before, batchSize)
+        const rejected = yield* returns.stalePixRejections(before, batchSize)
         const leftPending = (returnId: string) => (error: PixProviderUnavailable) =>
           Effect.as(Effect.logWarning("pix return left pending", { returnId, error }), false)
         let closed = 0

@@ -1,24 +1,33 @@
 // Every storage port of the application over one new in-memory database: what the SQL adapters of
 // @fatura/persistence provide over Postgres, for tests that need no database.
 import { Layer } from "effect"
+import * as InMemoryCardChargeRepository from "./InMemoryCardChargeRepository.js"
 import * as InMemoryCardTokenRepository from "./InMemoryCardTokenRepository.js"
+import * as InMemoryClientRepository from "./InMemoryClientRepository.js"
 import * as InMemoryCompanyRepository from "./InMemoryCompanyRepository.js"
 import * as InMemoryDatabase from "./InMemoryDatabase.js"
+import * as InMemoryEventOutbox from "./InMemoryEventOutbox.js"
 import * as InMemoryIdempotencyStore from "./InMemoryIdempotencyStore.js"
 import * as InMemoryInvoiceRepository from "./InMemoryInvoiceRepository.js"
+import * as InMemoryPixReturnRepository from "./InMemoryPixReturnRepository.js"
 import * as InMemoryPostbackRepository from "./InMemoryPostbackRepository.js"
 import * as InMemoryReadiness from "./InMemoryReadiness.js"
 import * as InMemoryTransactions from "./InMemoryTransactions.js"
 
 /**
- * CompanyRepository, InvoiceRepository, PostbackRepository, CardTokenRepository, IdempotencyStore, Transactions
- * and Readiness, sharing one database that starts empty each time the layer is built.
+ * CompanyRepository, InvoiceRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
+ * PostbackRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
+  InMemoryCardChargeRepository.layer,
   InMemoryCardTokenRepository.layer,
+  InMemoryClientRepository.layer,
   InMemoryCompanyRepository.layer,
+  InMemoryEventOutbox.layer,
   InMemoryIdempotencyStore.layer,
   InMemoryInvoiceRepository.layer,
+  InMemoryPixReturnRepository.layer,
   InMemoryPostbackRepository.layer,
   InMemoryTransactions.layer,
   InMemoryReadiness.layer

@@ -2,9 +2,10 @@
 // and a change is a function from one state to the next. Reading a row back gives what the SQL adapters give: an
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
 import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
+import type { CardCharge } from "../cards/CardChargeRepository.js"
 import type { VaultedCard } from "../cards/CardTokenRepository.js"
 import type { ApiKeyRecord } from "../companies/CompanyRepository.js"
-import type { CardCharge, PixRejection } from "../invoices/InvoiceRepository.js"
+import type { PixRejection } from "../pix/PixReturnRepository.js"
 import * as Clock from "../platform/Clock.js"
 import type { Delivery } from "../postbacks/PostbackRepository.js"
 
