@@ -8,10 +8,14 @@ import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
 import * as EmbeddedLock from "./EmbeddedLock.js"
 import * as Migrations from "./Migrations.js"
+import * as SqlCardChargeRepository from "./SqlCardChargeRepository.js"
 import * as SqlCardTokenRepository from "./SqlCardTokenRepository.js"
+import * as SqlClientRepository from "./SqlClientRepository.js"
 import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
+import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
+import * as SqlPixReturnRepository from "./SqlPixReturnRepository.js"
 import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
 import * as SqlTransactions from "./SqlTransactions.js"
@@ -60,10 +64,14 @@ export const migrations: Layer.Layer<never, SqlError | MigrationError, SqlClient
 
 export const repositories = (config: DatabaseConfig) =>
   Layer.mergeAll(
+    SqlCardChargeRepository.layer,
     SqlCardTokenRepository.layer,
+    SqlClientRepository.layer,
     SqlCompanyRepository.layer,
+    SqlEventOutbox.layer,
     SqlIdempotencyStore.layer,
     SqlInvoiceRepository.layer,
+    SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,
     SqlReadiness.layer(

@@ -1,43 +1,15 @@
-// The PostbackRepository contract (with InvoiceRepository.recordEvent, its outbox), as the postback worker and the
-// events API rely on it: an event with a postback URL queues a delivery in the same write; due deliveries are claimed
+// The PostbackRepository contract, as the postback worker and the events API rely on it (the outbox that queues a
+// delivery with its event is EventOutbox's, in contracts/EventOutboxContract.ts): due deliveries are claimed
 // by one worker until its lease ends, with the exact body and every secret that still signs; an attempt settles its
 // delivery only if its worker still holds the lease; retry makes a delivery due again; events list newest first by
 // the order they were recorded.
-import { randomUUID } from "node:crypto"
 import { expect } from "@effect/vitest"
-import { type Attempt, type ClaimedDelivery, InvoiceRepository, PostbackRepository } from "@fatura/application"
-import { type Company, type Invoice, Timestamp } from "@fatura/domain"
+import { type Attempt, type ClaimedDelivery, PostbackRepository } from "@fatura/application"
+import { type Company, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { aCompany, anInvoice, at, freshEra } from "./support/Fixtures.js"
+import { aCompany, anEvent, anInvoice, at, freshEra, postbackUrl as url } from "./support/Fixtures.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
-
-const url = "https://loja.example/postbacks"
-
-interface EventOptions {
-  readonly postbackUrl?: string | null
-  readonly livemode?: boolean
-  readonly type?: string
-  readonly createdAt?: Timestamp.Timestamp
-}
-
-/** Records an event of `invoice`, as a move of it does; returns its id. */
-const anEvent = (invoice: Invoice.Invoice, options: EventOptions = {}) =>
-  Effect.gen(function* () {
-    const invoices = yield* InvoiceRepository
-    const id = `evt_${randomUUID()}`
-    yield* invoices.recordEvent({
-      id,
-      postbackUrl: options.postbackUrl === undefined ? url : options.postbackUrl,
-      companyId: invoice.companyId,
-      invoiceId: invoice.id,
-      type: options.type ?? "invoice.created",
-      livemode: options.livemode ?? false,
-      data: { invoice: { id: invoice.secureId, amount: invoice.amount } },
-      createdAt: options.createdAt ?? at(0)
-    })
-    return id
-  })
 
 /** A company with a pending invoice, for events to be about. */
 const anInvoiceOfItsOwn = Effect.gen(function* () {
@@ -77,34 +49,6 @@ const deliveryOf = (company: Company.Company, eventId: string) =>
   })
 
 onEachDatabase("PostbackRepository", (it) => {
-  it.effect("queues a delivery with an event that has a postback URL, and none with one that has not", () =>
-    Effect.gen(function* () {
-      const postbacks = yield* PostbackRepository
-      const { company, invoice } = yield* anInvoiceOfItsOwn
-      const other = yield* aCompany()
-      const posted = yield* anEvent(invoice, { createdAt: at(30) })
-      const unposted = yield* anEvent(invoice, { postbackUrl: null, type: "invoice.paid" })
-
-      const [delivery] = yield* postbacks.listDeliveries(company.id, { eventId: posted })
-      expect(delivery).toEqual({
-        id: delivery!.id,
-        eventId: posted,
-        url,
-        status: "pending",
-        attempts: 0,
-        lastStatusCode: null,
-        lastError: null,
-        nextAttemptAt: at(30),
-        createdAt: at(30),
-        updatedAt: at(30)
-      })
-      expect(yield* postbacks.listDeliveries(company.id, { eventId: unposted })).toEqual([])
-      expect(yield* postbacks.listDeliveries(company.id, { invoiceId: invoice.id })).toEqual([delivery])
-      expect(yield* postbacks.listDeliveries(other.id, { eventId: posted })).toEqual([])
-      expect(yield* postbacks.listDeliveries(other.id, { invoiceId: invoice.id })).toEqual([])
-    })
-  )
-
   it.effect("lists a company's events of one mode newest first, in the order they were recorded", () =>
     Effect.gen(function* () {
       const postbacks = yield* PostbackRepository

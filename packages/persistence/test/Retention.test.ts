@@ -7,6 +7,7 @@ import { expect } from "@effect/vitest"
 import {
   type Attempt,
   type ClaimedDelivery,
+  EventOutbox,
   type IdempotencyScope,
   IdempotencyStore,
   InvoiceRepository,
@@ -73,7 +74,7 @@ const purgeEvents = (recordedBefore: Timestamp.Timestamp, limit: number) =>
 const anEvent = (invoice: Invoice.Invoice, createdAt: Timestamp.Timestamp, postbackUrl: string | null = url) =>
   Effect.gen(function* () {
     const id = `evt_${randomUUID()}`
-    yield* (yield* InvoiceRepository).recordEvent({
+    yield* (yield* EventOutbox).recordEvent({
       id,
       postbackUrl,
       companyId: invoice.companyId,

@@ -2,14 +2,25 @@
 // instants the cases choose.
 import { randomUUID } from "node:crypto"
 import {
+  ClientRepository,
   CompanyRepository,
+  EventOutbox,
   InvoiceRepository,
   type NewCompany,
   type NewInvoice,
   type NewMovement
 } from "@fatura/application"
-import { Cents, type Company, FeePlan, type Invoice, type InvoiceStatus, type PixKey, Timestamp } from "@fatura/domain"
-import { Effect } from "effect"
+import {
+  Cents,
+  type Company,
+  FeePlan,
+  type Invoice,
+  type InvoiceStatus,
+  Ledger,
+  type PixKey,
+  Timestamp
+} from "@fatura/domain"
+import { Effect, Option } from "effect"
 
 const start = "2026-03-02T12:00:00.000000Z" as Timestamp.Timestamp
 
@@ -139,7 +150,7 @@ export const anInvoice = (
   Effect.gen(function* () {
     const invoices = yield* InvoiceRepository
     const invoice = draft(company, changes)
-    const client = yield* invoices.upsertClient({
+    const client = yield* (yield* ClientRepository).upsertClient({
       companyId: company.id,
       mode: invoice.mode,
       document: invoice.payer.document,
@@ -149,4 +160,48 @@ export const anInvoice = (
       now: invoice.createdAt
     })
     return yield* invoices.insert(invoice, client, null, timelineTo(invoice.status), movements)
+  })
+
+export const postbackUrl = "https://loja.example/postbacks"
+
+export interface EventOptions {
+  readonly postbackUrl?: string | null
+  readonly livemode?: boolean
+  readonly type?: string
+  readonly createdAt?: Timestamp.Timestamp
+}
+
+/** Records an event of `invoice`, as a move of it does; returns its id. */
+export const anEvent = (invoice: Invoice.Invoice, options: EventOptions = {}) =>
+  Effect.gen(function* () {
+    const outbox = yield* EventOutbox
+    const id = `evt_${randomUUID()}`
+    yield* outbox.recordEvent({
+      id,
+      postbackUrl: options.postbackUrl === undefined ? postbackUrl : options.postbackUrl,
+      companyId: invoice.companyId,
+      invoiceId: invoice.id,
+      type: options.type ?? "invoice.created",
+      livemode: options.livemode ?? false,
+      data: { invoice: { id: invoice.secureId, amount: invoice.amount } },
+      createdAt: options.createdAt ?? at(0)
+    })
+    return id
+  })
+
+export const bySecureId = (invoice: Invoice.Invoice) => ({ _tag: "SecureId", secureId: invoice.secureId }) as const
+export const byId = (invoice: Invoice.Invoice) => ({ _tag: "Id", id: invoice.id }) as const
+
+/** An invoice paid at its creation, with the ledger entries of its payment. */
+export const paidInvoice = (company: Company.Company, amount = 10_000) => {
+  const invoice = draft(company, { amount: Cents.make(amount), status: "paid", paidAt: at(0) })
+  return anInvoice(company, invoice, Ledger.onPaid("pix", invoice.amount, Cents.make(invoice.fee.estimatedFee)))
+}
+
+/** Locks the company, then the invoice, in the order every move takes them. */
+export const lockForMove = (company: Company.Company, invoice: Invoice.Invoice) =>
+  Effect.gen(function* () {
+    const invoices = yield* InvoiceRepository
+    yield* invoices.lockCompanyLedger(company.id)
+    return Option.getOrThrow(yield* invoices.lock(company.id, invoice.mode, byId(invoice)))
   })

@@ -1,14 +1,23 @@
 // The databases every contract runs on: embedded PGlite always, and Postgres too when TEST_DATABASE_URL names a
 // server (CI sets it); TEST_DATABASE_ONLY=postgres (`pnpm test:postgres`) keeps Postgres alone. A suite gets a
-// database of its own when its layer is built, and it is dropped when the suite ends.
+// database of its own when its layer is built, and it is dropped when the suite ends. The contracts of the ports are
+// held by the application's in-memory implementations as well (`inMemory`), outside `pnpm test:postgres`.
 import { PgClient } from "@effect/sql-pg"
 import { layer, type Vitest } from "@effect/vitest"
+import { InMemoryPorts } from "@fatura/application/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "../../src/index.js"
 
-export interface TestDatabase {
+/** What a contract suite is told of the implementation it runs on. */
+export interface Implementation {
+  readonly name: string
+  /** Whether two transactions can be open at once, so that one can be watched waiting for another. */
+  readonly concurrent: boolean
+}
+
+export interface TestDatabase extends Implementation {
   readonly name: "PGlite" | "Postgres"
   /**
    * Whether two transactions can be open at once. PGlite is one connection that serves one transaction after
@@ -83,4 +92,23 @@ export const onEachDatabase = (
       (it) => suite(it, database)
     )
   }
+}
+
+/** The ports that the SQL adapters and the in-memory ones both provide: what a contract suite may use. */
+export type Stores = Layer.Success<typeof InMemoryPorts.layer>
+
+/** A suite written once for every implementation of the ports it holds to its contract. */
+export type Contract = (it: Vitest.MethodsNonLive<Stores>, implementation: Implementation) => void
+
+const memory: Implementation = { name: "memory", concurrent: true }
+
+/**
+ * Declares a contract `suite` on the application's in-memory ports, over one database that its cases share, as
+ * `onEachDatabase` does on the SQL ones. Left out of `pnpm test:postgres`, which runs the Postgres variants alone.
+ */
+export const inMemory = (name: string, suite: Contract) => {
+  if (process.env.TEST_DATABASE_ONLY === "postgres") return
+  layer(InMemoryPorts.layer, { excludeTestServices: true, timeout: "60 seconds" })(`${name} in memory`, (it) =>
+    suite(it, memory)
+  )
 }
