@@ -3,10 +3,11 @@
 // migration is brought up to date with what it held.
 import { describe, expect, it } from "@effect/vitest"
 import { IdempotencyStore, InvoiceRepository, type ListFilter, Transactions } from "@fatura/application"
-import type { Company, Invoice, Timestamp } from "@fatura/domain"
+import { Cents, type Company, FeePlan, type Invoice, type Timestamp } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Migrations, SqlIdempotencyStore, SqlInvoiceRepository, SqlTransactions } from "../src/index.js"
+import { payer } from "./support/Fixtures.js"
 import { emptyDatabase, testDatabases } from "./support/TestDatabases.js"
 
 const allMigrations = [
@@ -126,7 +127,9 @@ for (const database of testDatabases) {
           INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
                                 traceable, external_ref, items, payer, token_checkout, fee, created_at, updated_at)
           SELECT gen_random_uuid(), ${companyId}, ${Number(client!.id)}, 'test', 'pix', 'pending', 1000, 1, false,
-                 'order-' || n, '[]'::jsonb, '{}'::jsonb, 'token-' || n, '{}'::jsonb, created_at, created_at
+                 'order-' || n, '[]'::jsonb, ${JSON.stringify(payer)}::jsonb, 'token-' || n,
+                 ${JSON.stringify(FeePlan.split(FeePlan.defaultFeePlan, "pix", 1, Cents.make(1000)))}::jsonb, created_at,
+                 created_at
           FROM (VALUES (1, '2026-03-02T12:00:20Z'::timestamptz), (2, '2026-03-02T12:00:10Z'),
                        (3, '2026-03-02T12:00:30Z')) AS v (n, created_at)
           ORDER BY n
