@@ -4,10 +4,11 @@
 // delivery only if its worker still holds the lease; retry makes a delivery due again; events list newest first by
 // the order they were recorded.
 import { expect } from "@effect/vitest"
-import { type Attempt, type ClaimedDelivery, PostbackRepository } from "@fatura/application"
-import { type Company, Timestamp } from "@fatura/domain"
+import { PostbackRepository } from "@fatura/application"
+import { Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { attempted, claim, deliveryOf } from "./support/Deliveries.js"
 import { aCompany, anEvent, anInvoice, at, freshEra, postbackUrl as url } from "./support/Fixtures.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
 
@@ -16,37 +17,6 @@ const anInvoiceOfItsOwn = Effect.gen(function* () {
   const company = yield* aCompany()
   return { company, invoice: yield* anInvoice(company) }
 })
-
-const claim = (worker: string, now: Timestamp.Timestamp, leaseSeconds: number, limit = 10) =>
-  Effect.gen(function* () {
-    const postbacks = yield* PostbackRepository
-    return yield* postbacks.claimDue({ now, leaseUntil: Timestamp.plusSeconds(now, leaseSeconds), worker, limit })
-  })
-
-const attempted = (
-  delivery: ClaimedDelivery,
-  worker: string,
-  finishedAt: Timestamp.Timestamp,
-  outcome: Attempt["outcome"],
-  statusCode: number | null
-): Attempt => ({
-  deliveryId: delivery.id,
-  attempt: delivery.attempt,
-  worker,
-  startedAt: finishedAt,
-  finishedAt,
-  statusCode,
-  error: outcome._tag === "Succeeded" ? null : `answered ${statusCode}`,
-  durationMs: 12,
-  outcome
-})
-
-const deliveryOf = (company: Company.Company, eventId: string) =>
-  Effect.gen(function* () {
-    const postbacks = yield* PostbackRepository
-    const [delivery] = yield* postbacks.listDeliveries(company.id, { eventId })
-    return delivery!
-  })
 
 onEachDatabase("PostbackRepository", (it) => {
   it.effect("lists a company's events of one mode newest first, in the order they were recorded", () =>
