@@ -17,7 +17,6 @@ import { InvoiceRepository, type NewInvoice } from "../invoices/InvoiceRepositor
 import * as Clock from "../platform/Clock.js"
 import { AcquirerUnavailable, type StorageUnavailable } from "../platform/Failures.js"
 import { Transactions } from "../platform/Transactions.js"
-import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { CardAcquirer, type CardChargeLookup, type CardChargeRequest, type CardReversal } from "./CardAcquirer.js"
 import { type CardCharge, CardChargeRepository } from "./CardChargeRepository.js"
 
@@ -81,12 +80,11 @@ export class CardCharges extends Context.Service<
     CardCharges,
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
-      const outbox = yield* EventOutbox
       const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const acquirer = yield* CardAcquirer
-      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
+      const records = yield* InvoiceRecords.make
 
       /** The invoice a settled charge names, as it is now; none for a charge that created nothing. */
       const viewOf = (charge: CardCharge) =>

@@ -3,7 +3,7 @@
 // longer pending paid nothing, and the payer is told so.
 import { type Card, type Company, FeePlan, type Invoice, InvoiceStatus } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import { companyOf } from "../companies/CompanyRepository.js"
 import { ClientRepository } from "../invoices/ClientRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
@@ -21,7 +21,6 @@ import {
 import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { CardAcquirer } from "./CardAcquirer.js"
 import { type CardCharge, CardChargeRepository, type CardChargeTerms } from "./CardChargeRepository.js"
 import { CardCharges } from "./CardCharges.js"
@@ -70,13 +69,11 @@ export const make = (findForPayer: FindForPayer) =>
   Effect.gen(function* () {
     const invoices = yield* InvoiceRepository
     const clients = yield* ClientRepository
-    const outbox = yield* EventOutbox
     const charges = yield* CardChargeRepository
-    const companies = yield* CompanyRepository
     const transactions = yield* Transactions
     const acquirer = yield* CardAcquirer
     const cardCharges = yield* CardCharges
-    const records = InvoiceRecords.make(invoices, companies, outbox, charges)
+    const records = yield* InvoiceRecords.make
     const cards = yield* CardPayment.make
     const resume = yield* Resume.make
 

@@ -13,20 +13,20 @@ import {
 } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import type { RefusedReason } from "../cards/CardAcquirer.js"
-import type { CardChargeRepository, CardChargeTerms } from "../cards/CardChargeRepository.js"
-import type { CompanyRepository } from "../companies/CompanyRepository.js"
+import { CardChargeRepository, type CardChargeTerms } from "../cards/CardChargeRepository.js"
+import { CompanyRepository } from "../companies/CompanyRepository.js"
 import { MoveNotAllowed } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
-import type { EventOutbox } from "../postbacks/EventOutbox.js"
+import { EventOutbox } from "../postbacks/EventOutbox.js"
 import type { InvoiceView } from "./InvoiceInput.js"
-import type { InvoiceRepository, NewInvoice, NewMovement, Transition } from "./InvoiceRepository.js"
+import { InvoiceRepository, type NewInvoice, type NewMovement, type Transition } from "./InvoiceRepository.js"
 
-export const make = (
-  invoices: InvoiceRepository["Service"],
-  companies: CompanyRepository["Service"],
-  outbox: EventOutbox["Service"],
-  charges: CardChargeRepository["Service"]
-) => {
+export const make = Effect.gen(function* () {
+  const invoices = yield* InvoiceRepository
+  const companies = yield* CompanyRepository
+  const outbox = yield* EventOutbox
+  const charges = yield* CardChargeRepository
+
   /**
    * Inserts a new invoice with its created event, and the event of the status it was settled in at once (a card
    * paid or refused); the created event shows it as it was created, with the totals before it.
@@ -149,4 +149,4 @@ export const make = (
         )
 
   return { insertCreated, settleCardInvoice, recordEvent, move, refuseWhileCharging }
-}
+})

@@ -17,7 +17,6 @@ import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
 import * as Metrics from "../platform/Metrics.js"
 import { publicTokenCandidate, randomUrlToken, randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { AllowPrivatePostbacksInTest, PostbackTargets } from "../postbacks/PostbackTargets.js"
 import { ClientRepository } from "./ClientRepository.js"
 import type { CreateInvoiceFailure, CreateInvoiceInput, InvoicePage, InvoiceView, ListQuery } from "./InvoiceInput.js"
@@ -64,14 +63,13 @@ export class Invoices extends Context.Service<
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
       const clients = yield* ClientRepository
-      const outbox = yield* EventOutbox
       const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const targets = yield* PostbackTargets
       const cardCharges = yield* CardCharges
       const acquirer = yield* CardAcquirer
-      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
+      const records = yield* InvoiceRecords.make
       const cards = yield* CardPayment.make
       const pix = yield* PixCharge.make
       const boletos = yield* BoletoSlip.make

@@ -14,7 +14,6 @@ import {
   type Timestamp
 } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
-import { CardChargeRepository } from "../cards/CardChargeRepository.js"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
@@ -35,7 +34,6 @@ import {
 import { CurrentIdempotentRun, checkpoint as checkpointRun } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { EventOutbox } from "../postbacks/EventOutbox.js"
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
 
@@ -81,13 +79,11 @@ export class InvoiceLifecycle extends Context.Service<
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
       const returns = yield* PixReturnRepository
-      const outbox = yield* EventOutbox
-      const charges = yield* CardChargeRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
 
       const pixSettlements = yield* PixSettlements
-      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
+      const records = yield* InvoiceRecords.make
       const move = records.move
 
       /** Records where a refund under an Idempotency-Key got to, in the transaction that got it there. */

@@ -12,8 +12,7 @@
 // past a budget of calls what it names is left to the reconciliation and the sweep.
 import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
 import { Context, Data, type Duration, Effect, Layer, Option, Schedule } from "effect"
-import { CardChargeRepository } from "../cards/CardChargeRepository.js"
-import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
+import { companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
@@ -21,7 +20,6 @@ import * as Clock from "../platform/Clock.js"
 import { PixProviderUnavailable, type StorageUnavailable } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { EventOutbox } from "../postbacks/EventOutbox.js"
 import {
   PixProvider,
   type PixProviderFailure,
@@ -114,12 +112,9 @@ export class PixSettlements extends Context.Service<
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
       const returns = yield* PixReturnRepository
-      const outbox = yield* EventOutbox
-      const charges = yield* CardChargeRepository
-      const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const provider = yield* PixProvider
-      const records = InvoiceRecords.make(invoices, companies, outbox, charges)
+      const records = yield* InvoiceRecords.make
 
       /** The invoice and its company, both locked for the enclosing transaction (company first, then invoice). */
       const locked = Effect.fnUntraced(function* (invoice: Invoice.Invoice) {
