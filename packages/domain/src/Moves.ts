@@ -96,7 +96,7 @@ export const pay = (
  * (`settleReturn`).
  */
 export type RefundMove =
-  | { readonly _tag: "Refunded"; readonly transition: Transition }
+  | { readonly _tag: "Refunded"; readonly amount: Cents; readonly transition: Transition }
   | {
       readonly _tag: "Held"
       readonly amount: Cents
@@ -121,6 +121,7 @@ export const refund = (
     }
     return {
       _tag: "Refunded",
+      amount: plan.amount,
       transition: {
         ...unchanged(invoice, plan.status, at),
         refundedAmount: (invoice.refundedAmount + plan.amount) as Cents,
@@ -189,17 +190,24 @@ export const settleCardCharge = (
  */
 export type ReturnSettlement =
   | { readonly _tag: "Returned"; readonly transition: Transition }
-  | { readonly _tag: "Refused"; readonly event: EventType; readonly movements: ReadonlyArray<Ledger.Entry> }
+  | {
+      readonly _tag: "Refused"
+      /** Why the provider refused it. */
+      readonly reason: string
+      readonly event: EventType
+      readonly movements: ReadonlyArray<Ledger.Entry>
+    }
 
 export const settleReturn = (
   invoice: Pick<Movable, "status" | "method" | "amount" | "refundedAmount" | "paidAt">,
   held: Cents,
-  outcome: "returned" | "refused",
+  outcome: { readonly _tag: "Returned" } | { readonly _tag: "Refused"; readonly reason: string },
   at: Timestamp
 ): Result.Result<ReturnSettlement, InvalidTransition> => {
-  if (outcome === "refused") {
+  if (outcome._tag === "Refused") {
     return Result.succeed({
       _tag: "Refused",
+      reason: outcome.reason,
       event: "invoice.refund_failed",
       movements: Ledger.onRefundRefused(invoice.method, held)
     })

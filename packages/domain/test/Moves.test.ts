@@ -39,7 +39,11 @@ type Action =
   | { readonly _tag: "expire" }
   | { readonly _tag: "chargeback" }
   | { readonly _tag: "cardCharge"; readonly approved: boolean }
-  | { readonly _tag: "settleReturn"; readonly which: number; readonly outcome: "returned" | "refused" }
+  | {
+      readonly _tag: "settleReturn"
+      readonly which: number
+      readonly outcome: { readonly _tag: "Returned" } | { readonly _tag: "Refused"; readonly reason: string }
+    }
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.constant({ _tag: "pay" } as const),
@@ -54,7 +58,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({
     _tag: fc.constant("settleReturn" as const),
     which: fc.nat(4),
-    outcome: fc.constantFrom("returned" as const, "refused" as const)
+    outcome: fc.constantFrom({ _tag: "Returned" } as const, { _tag: "Refused", reason: "no" } as const)
   })
 )
 
@@ -256,6 +260,7 @@ describe("Moves", () => {
       })
       expect(Result.getOrThrow(Moves.refund(paid("credit_card"), null, "r", at(1)))).toEqual({
         _tag: "Refunded",
+        amount: 10_000,
         transition: {
           status: "refunded",
           event: "invoice.refunded",
@@ -326,16 +331,21 @@ describe("Moves", () => {
 
     it("settleReturn: a return of an invoice no longer refundable; a refused one gives back what it held", () => {
       const refunded: State = { ...paid("pix"), status: "refunded", refundedAmount: Cents.make(10_000) }
-      expect(failure(Moves.settleReturn(refunded, Cents.make(1), "returned", at(1)))).toMatchObject({
+      expect(failure(Moves.settleReturn(refunded, Cents.make(1), { _tag: "Returned" }, at(1)))).toMatchObject({
         _tag: "InvalidTransition",
         from: "refunded"
       })
-      expect(Result.getOrThrow(Moves.settleReturn(paid("pix"), Cents.make(300), "refused", at(1)))).toEqual({
+      expect(
+        Result.getOrThrow(Moves.settleReturn(paid("pix"), Cents.make(300), { _tag: "Refused", reason: "no" }, at(1)))
+      ).toEqual({
         _tag: "Refused",
+        reason: "no",
         event: "invoice.refund_failed",
         movements: Ledger.onRefundRefused("pix", Cents.make(300))
       })
-      expect(Result.getOrThrow(Moves.settleReturn(paid("pix"), Cents.make(10_000), "returned", at(1)))).toMatchObject({
+      expect(
+        Result.getOrThrow(Moves.settleReturn(paid("pix"), Cents.make(10_000), { _tag: "Returned" }, at(1)))
+      ).toMatchObject({
         _tag: "Returned",
         transition: { status: "refunded", event: "invoice.refunded", refundedAmount: 10_000, movements: [] }
       })

@@ -8,7 +8,7 @@
 // a charge is in flight, InvoiceRecords.refuseWhileCharging) is closed `late` and pays nothing. If the acquirer
 // approved it, the money goes back to the card the same way: the reversal is recorded first, asked of the acquirer
 // with nothing held, and recorded as done after; a lost answer is settled by asking the acquirer about it.
-import { type Cents, type Company, type Invoice, InvoiceStatus, Ledger, Timestamp } from "@fatura/domain"
+import { type Cents, type Company, type Invoice, Moves, Timestamp } from "@fatura/domain"
 import { Context, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
@@ -129,12 +129,17 @@ export class CardCharges extends Context.Service<
             }
             const refusedReason = outcome._tag === "Refused" ? outcome.reason : null
             const state = refusedReason === null ? "approved" : "refused"
+            const fee = charge.terms.fee.estimatedFee as Cents.Cents
             if (charge.draft !== null) {
+              // The invoice it was to create is pending until now: the charge's answer settles it as it is created.
+              const settlement = yield* Effect.orDie(
+                Effect.fromResult(Moves.settleCardCharge(charge.draft.invoice, fee, refusedReason, now))
+              )
               const draft: NewInvoice = {
                 ...charge.draft.invoice,
-                status: refusedReason === null ? "paid" : "refused",
-                paidAt: refusedReason === null ? now : null,
-                refusedReason,
+                status: settlement.status,
+                paidAt: settlement.paidAt,
+                refusedReason: settlement.refusedReason,
                 updatedAt: now
               }
               const view = yield* records.insertCreated(
@@ -142,9 +147,7 @@ export class CardCharges extends Context.Service<
                 draft,
                 charge.draft.client,
                 charge.terms.cardAssociate,
-                refusedReason === null
-                  ? Ledger.onPaid("credit_card", draft.amount, charge.terms.fee.estimatedFee as Cents.Cents)
-                  : [],
+                settlement.movements,
                 yield* companies.totals(company.id, charge.mode, now)
               )
               yield* invoices.closeCardCharge(charge.reference, state, view.invoice.id, now)
@@ -152,7 +155,8 @@ export class CardCharges extends Context.Service<
             }
             const pending = Option.getOrThrow(invoice)
             // The diagram's own move decides: a charge pays, or is refused for, only an invoice still pending.
-            if (Result.isFailure(InvoiceStatus.transition(pending.status, state === "approved" ? "pay" : "decline"))) {
+            const settlement = Moves.settleCardCharge(pending, fee, refusedReason, now)
+            if (Result.isFailure(settlement)) {
               yield* invoices.closeLateCardCharge(charge.reference, state === "approved", now)
               yield* Effect.logWarning("a card charge was answered after its invoice had moved on: it paid nothing", {
                 reference: charge.reference,
@@ -161,7 +165,7 @@ export class CardCharges extends Context.Service<
               })
               return { settled: { state: "late", view: yield* viewOf(charge) }, toGiveBack: state === "approved" }
             }
-            const view = yield* records.settleCardInvoice(company, pending, charge.terms, refusedReason, now)
+            const view = yield* records.settleCardInvoice(company, pending, charge.terms, settlement.success)
             yield* invoices.closeCardCharge(charge.reference, state, null, now)
             return { settled: { state, view }, toGiveBack: false }
           })

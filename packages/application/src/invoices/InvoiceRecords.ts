@@ -3,16 +3,14 @@
 // outcome is written with its ledger entries and event, a move with its event. Each runs inside its caller's
 // transaction. A pending card invoice whose charge waits for the acquirer is moved by that charge's answer alone.
 import {
-  type Cents,
   type Company,
   type Invoice,
   InvoiceStatus,
   InvoiceTransaction,
-  Ledger,
+  type Moves,
   type Timestamp
 } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import type { RefusedReason } from "../cards/CardAcquirer.js"
 import type { CompanyRepository } from "../companies/CompanyRepository.js"
 import { MoveNotAllowed } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
@@ -91,25 +89,24 @@ export const make = (invoices: InvoiceRepository["Service"], companies: CompanyR
     return { invoice, company, totals } satisfies InvoiceView
   })
 
-  /** Settles a locked pending card invoice with its charge's outcome (paid, or refused for a reason), and its event. */
+  /**
+   * Settles a locked pending card invoice with its charge's outcome (Moves.settleCardCharge: paid, or refused for a
+   * reason) and the terms the charge fixed, and records its event.
+   */
   const settleCardInvoice = Effect.fnUntraced(function* (
     company: Company.Company,
     invoice: Invoice.Invoice,
     terms: CardChargeTerms,
-    refusedReason: RefusedReason | null,
-    at: Timestamp.Timestamp
+    settlement: Moves.CardSettlement
   ) {
     const settled = yield* invoices.settleCardPayment(invoice, {
       ...terms,
-      status: refusedReason === null ? "paid" : "refused",
-      refusedReason,
-      at,
-      movements:
-        refusedReason === null
-          ? Ledger.onPaid("credit_card", invoice.amount, terms.fee.estimatedFee as Cents.Cents)
-          : []
+      status: settlement.status,
+      refusedReason: settlement.refusedReason,
+      at: settlement.at,
+      movements: settlement.movements
     })
-    return yield* recordEvent(company, settled, InvoiceStatus.eventType(settled.status), at)
+    return yield* recordEvent(company, settled, settlement.event, settlement.at)
   })
 
   /** Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after. */

@@ -6,6 +6,7 @@ import type {
   FeePlan,
   Invoice,
   InvoiceStatus,
+  Moves,
   PaymentMethod,
   Timestamp
 } from "@fatura/domain"
@@ -42,19 +43,8 @@ export interface ClientContact {
   readonly now: Timestamp.Timestamp
 }
 
-/** A move of an invoice to a new status, with what it writes besides the status (SPEC 7.1, 7.4). */
-export interface Transition {
-  readonly status: InvoiceStatus.InvoiceStatus
-  readonly event: string
-  readonly at: Timestamp.Timestamp
-  readonly paidAt: Timestamp.Timestamp | null
-  readonly refundedAmount: Cents.Cents
-  readonly movements: ReadonlyArray<NewMovement>
-  /** A refund that succeeds with this move. */
-  readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
-  /** The provider's pix that pays a pix invoice with this move. */
-  readonly pixEndToEndId?: string | undefined
-}
+/** A move of an invoice to a new status, with what it writes besides the status (SPEC 7.1, 7.4): the domain's. */
+export type Transition = Moves.Transition
 
 /** A received pix that paid nothing, and its return to the payer, whole. */
 export interface PixRejection {

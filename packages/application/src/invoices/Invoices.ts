@@ -1,6 +1,6 @@
 // Use cases of invoices: creating one of any method (SPEC 4.1, 6), finding and listing the caller's (SPEC 4.2), and
 // the payer's side of one (SPEC 4.7, 11.3). A create reads: resume → company → draft → the method's module → stored.
-import { type Cents, Company, FeePlan, Invoice } from "@fatura/domain"
+import { type Cents, Company, FeePlan, Invoice, Moves } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as BoletoSlip from "../boletos/BoletoSlip.js"
 import { CardAcquirer } from "../cards/CardAcquirer.js"
@@ -198,8 +198,14 @@ export class Invoices extends Context.Service<
             const cardAssociate = yield* CardPayment.associate(invoices, company, client.id, prepared.details, now)
             const draft: NewInvoice = { ...pending, card: prepared.details }
             if (prepared.refusedUpfront) {
+              // Refused without asking the acquirer: the invoice is created as its charge's refusal settles it.
+              const refused = yield* Effect.orDie(
+                Effect.fromResult(
+                  Moves.settleCardCharge(draft, pending.fee.estimatedFee as Cents.Cents, "authentication_required", now)
+                )
+              )
               return yield* created(
-                { ...draft, status: "refused", refusedReason: "authentication_required" },
+                { ...draft, status: refused.status, paidAt: refused.paidAt, refusedReason: refused.refusedReason },
                 cardAssociate
               )
             }
