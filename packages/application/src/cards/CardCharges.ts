@@ -45,6 +45,15 @@ export interface AnsweredCharge {
   readonly view: InvoiceView
 }
 
+/**
+ * The company and its totals as the create that made a charge with its invoice to create read them: the invoice is
+ * shown with them when the charge settles, as a create's invoice is.
+ */
+export interface Creator {
+  readonly company: Company.Company
+  readonly totals: Company.CompanyTotals
+}
+
 export class CardCharges extends Context.Service<
   CardCharges,
   {
@@ -56,7 +65,8 @@ export class CardCharges extends Context.Service<
      */
     readonly send: (
       charge: CardCharge,
-      request: Omit<CardChargeRequest, "reference">
+      request: Omit<CardChargeRequest, "reference">,
+      creator?: Creator
     ) => Effect.Effect<AnsweredCharge, AcquirerUnavailable | StorageUnavailable>
     /**
      * The charge with this reference, settled: asked about if it is still requested, never sent again. None when
@@ -102,7 +112,7 @@ export class CardCharges extends Context.Service<
        * by the request that sent it or by the sweep, stays as it is. `toGiveBack` when this settlement closed an
        * approved charge `late`: its reversal is recorded, and is to be asked of the acquirer.
        */
-      const settle = (sent: CardCharge, outcome: CardChargeLookup) =>
+      const settle = (sent: CardCharge, outcome: CardChargeLookup, creator?: Creator) =>
         transactions.withTransaction(
           Effect.gen(function* (): Effect.fn.Return<
             { readonly settled: SettledCharge; readonly toGiveBack: boolean },
@@ -111,10 +121,15 @@ export class CardCharges extends Context.Service<
             const now = yield* Clock.now
             // The lock order: the company, the invoice, then its charge. A charge that creates its invoice moves no
             // other invoice's money, and takes no company lock, as no create does.
-            const company: Company.Company = yield* companyOf(
-              sent.invoiceId === null ? companies.findById(sent.companyId) : invoices.lockCompanyLedger(sent.companyId),
-              sent.companyId
-            )
+            const company: Company.Company =
+              sent.invoiceId === null && creator !== undefined
+                ? creator.company
+                : yield* companyOf(
+                    sent.invoiceId === null
+                      ? companies.findById(sent.companyId)
+                      : invoices.lockCompanyLedger(sent.companyId),
+                    sent.companyId
+                  )
             const invoice =
               sent.invoiceId === null
                 ? Option.none<Invoice.Invoice>()
@@ -148,7 +163,7 @@ export class CardCharges extends Context.Service<
                 charge.draft.client,
                 charge.terms.cardAssociate,
                 settlement.movements,
-                yield* companies.totals(company.id, charge.mode, now)
+                creator?.totals ?? (yield* companies.totals(company.id, charge.mode, now))
               )
               yield* invoices.closeCardCharge(charge.reference, state, view.invoice.id, now)
               return { settled: { state, view }, toGiveBack: false }
@@ -205,15 +220,16 @@ export class CardCharges extends Context.Service<
         )
 
       /** Settles a charge with what became of it, and gives it back to the card when it came too late. */
-      const settleAndGiveBack = (charge: CardCharge, outcome: CardChargeLookup) =>
-        settle(charge, outcome).pipe(
+      const settleAndGiveBack = (charge: CardCharge, outcome: CardChargeLookup, creator?: Creator) =>
+        settle(charge, outcome, creator).pipe(
           Effect.tap(({ toGiveBack }) => (toGiveBack ? giveBack(charge) : Effect.void)),
           Effect.map(({ settled }) => settled)
         )
 
       const send = Effect.fn("CardCharges.send")(function* (
         charge: CardCharge,
-        request: Omit<CardChargeRequest, "reference">
+        request: Omit<CardChargeRequest, "reference">,
+        creator?: Creator
       ) {
         const answer = yield* transactions
           .external(acquirer.charge({ ...request, reference: charge.reference }))
@@ -227,7 +243,7 @@ export class CardCharges extends Context.Service<
             message: "the card acquirer did not answer in time; the payment settles once it says what became of it"
           })
         }
-        const settled = yield* settleAndGiveBack(charge, answer.success.value)
+        const settled = yield* settleAndGiveBack(charge, answer.success.value, creator)
         // Voided meanwhile by the sweep, which asked the acquirer before the charge reached it: it was not made.
         if (settled.state === "void" || settled.view === null) {
           return yield* new AcquirerUnavailable({

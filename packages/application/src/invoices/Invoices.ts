@@ -229,13 +229,17 @@ export class Invoices extends Context.Service<
         const view =
           stored._tag === "Created"
             ? stored.view
-            : (yield* cardCharges.send(stored.charge, {
-                mode: principal.mode,
-                amount,
-                installments,
-                card: stored.prepared.source,
-                threeDSecure: stored.prepared.threeDSecure
-              })).view
+            : (yield* cardCharges.send(
+                stored.charge,
+                {
+                  mode: principal.mode,
+                  amount,
+                  installments,
+                  card: stored.prepared.source,
+                  threeDSecure: stored.prepared.threeDSecure
+                },
+                { company, totals: totalsBefore }
+              )).view
         yield* Metrics.countInvoiceCreated(view.invoice.method, view.invoice.status)
         return view
       })

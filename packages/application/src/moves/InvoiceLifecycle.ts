@@ -3,15 +3,7 @@
 // its timeline entry, its ledger entries and its event in one transaction. A refund of a pix a provider received is
 // the exception: it is recorded pending in that transaction, asked of the provider after it, and moves the invoice
 // when the provider says it was returned (PixSettlements).
-import {
-  Cents,
-  type Company,
-  type Invoice,
-  type InvoiceStatus,
-  Moves,
-  PaymentMethod,
-  type Refund
-} from "@fatura/domain"
+import { Cents, Company, type Invoice, type InvoiceStatus, Moves, PaymentMethod, type Refund } from "@fatura/domain"
 import { Context, Effect, Layer, Option, type Result } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
@@ -156,7 +148,7 @@ export class InvoiceLifecycle extends Context.Service<
             if (balance < refund.amount) return yield* new InsufficientBalance({ balance, required: refund.amount })
             if (refund._tag === "Refunded") {
               yield* checkpoint({ invoice: invoice.id })
-              const view = yield* move(company, invoice, refund.transition)
+              const view = yield* move(company, invoice, refund.transition, totals)
               return { _tag: "Refunded", view } as const
             }
             // Paid by a provider's pix: the money goes back as a return of that pix, which the provider settles
@@ -171,9 +163,10 @@ export class InvoiceLifecycle extends Context.Service<
             })
             yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
             const held = Option.getOrThrow(yield* invoices.findById(invoice.id))
-            const view = yield* records.recordEvent(
+            const view = yield* records.recordEventWith(
               company,
               held,
+              Company.totalsAfter(totals, refund.movements, 0),
               refund.event,
               now,
               `the refund of ${Cents.formatBRL(refund.amount)} is a return of the pix ${refund.endToEndId}, asked of ` +
