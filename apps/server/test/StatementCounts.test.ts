@@ -9,15 +9,16 @@ import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestA
 import { testDatabases } from "./support/TestDatabases.js"
 import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
 
-const onPostgres = testDatabases.filter((database) => database.name === "Postgres")
+/** Postgres, when TEST_DATABASE_URL names a server: without one, there is no wire to count on and these are skipped. */
+const postgres = testDatabases.find((database) => database.name === "Postgres")
 
-describe.runIf(onPostgres.length > 0).each(onPostgres)("statements a request runs on $name's wire", (database) => {
+describe.skipIf(postgres === undefined)("statements a request runs on Postgres's wire", () => {
   let counter: WireCounter
   let app: TestApp
   let key: string
 
   beforeAll(async () => {
-    counter = await countingStatements(database)
+    counter = await countingStatements(postgres!)
     app = await startApp(counter.database)
     key = (await app.registerCompany()).secretKey
   })
