@@ -28,7 +28,7 @@ export interface Transition {
 /** A card invoice is paid by its card's charge (`settleCardCharge`), never otherwise. */
 export class PaidByCardOnly extends Schema.TaggedError<PaidByCardOnly>()("PaidByCardOnly", {}) {
   override get message(): string {
-    return "cannot pay a credit_card invoice but with a card"
+    return "a credit_card invoice is paid by its card's charge alone"
   }
 }
 

@@ -1,6 +1,6 @@
 // The InvoiceRepository port in memory: invoices with their clients, card references, timelines, ledger entries,
 // refunds and events, and the outbox of deliveries that an event with a postback URL queues.
-import type { Company, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
+import { type Company, type Invoice, InvoiceStatus, type Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import {
   type CardCharge,
@@ -468,7 +468,7 @@ export const layer = Layer.effect(
               ...row.timeline,
               {
                 status: settlement.status as InvoiceStatus.InvoiceStatus,
-                event: `invoice.${settlement.status}`,
+                event: InvoiceStatus.eventType(settlement.status),
                 createdAt: settlement.at
               }
             ],
