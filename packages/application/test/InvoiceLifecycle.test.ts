@@ -2,7 +2,6 @@
 // each writing its status, timeline entry, ledger entries and event together, one move of a company at a time.
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
-import { Companies } from "../src/companies/Companies.js"
 import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
@@ -266,40 +265,6 @@ describe("InvoiceLifecycle.chargeback", () => {
         yield* lifecycle.pay(principal, pix.secureId)
         expect(yield* Effect.flip(lifecycle.chargeback(principal, pix.secureId))).toMatchObject({
           _tag: "MoveNotAllowed"
-        })
-      })
-    )
-  )
-})
-
-describe("Companies.info", () => {
-  it.effect("balances are the ledger's sums per method, and test money never mixes with live money", () =>
-    provided(
-      Effect.gen(function* () {
-        const { principal } = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const lifecycle = yield* InvoiceLifecycle
-        const pix = (yield* invoices.create(principal, pixRequest())).invoice
-        yield* lifecycle.pay(principal, pix.secureId)
-        const boleto = (yield* invoices.create(principal, boletoRequest())).invoice
-        yield* lifecycle.pay(principal, boleto.secureId)
-        yield* invoices.create(principal, cardRequest())
-        yield* invoices.create(principal, pixRequest())
-        const live = yield* liveMode(principal)
-        yield* invoices.create(live, cardRequest({}, { totalPriceCents: 30_000 }))
-        const companies = yield* Companies
-        const test = yield* companies.info(principal)
-        expect(test.totals).toEqual({
-          balancePix: 10_000 - 199,
-          balanceCard: 10_000 - 438,
-          balanceBankSlip: 10_000 - 349,
-          amountInvoiceTotal: 30_000,
-          amountInvoicesCompeticion: 30_000
-        })
-        expect((yield* companies.info(live)).totals).toMatchObject({
-          balancePix: 0,
-          balanceCard: 30_000 - 1_236,
-          amountInvoiceTotal: 30_000
         })
       })
     )

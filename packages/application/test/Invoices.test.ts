@@ -1,38 +1,24 @@
-// Creating invoices of each method (SPEC 4.1, 6), finding and listing them, and paying a card invoice from the
-// payer's side (4.7), against the in-memory ports.
+// Creating invoices of each method (SPEC 4.1, 6) against the in-memory ports; finding and listing them is in
+// InvoiceQueries.test.ts, the payer's card payment (4.7) in PayerCardPayment.test.ts.
 import { describe, expect, it } from "@effect/vitest"
 import { Boleto, PixBrCode } from "@fatura/domain"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { CardTokens } from "../src/cards/CardTokens.js"
-import { Authentication } from "../src/companies/Authentication.js"
 import { Companies } from "../src/companies/Companies.js"
-import type { ListQuery } from "../src/invoices/InvoiceInput.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import { Postbacks } from "../src/postbacks/Postbacks.js"
 import * as TestBoletoIssuer from "../src/testing/TestBoletoIssuer.js"
 import {
-  approvedCard,
   boletoRequest,
   cardRequest,
   eventTypes,
   ledger,
-  liveMode,
+  listAll,
   pixRequest,
   provided,
   registerMerchant,
   timestamp
 } from "./support/Merchant.js"
-
-const listAll: ListQuery = {
-  limit: 100,
-  startingAfter: null,
-  status: null,
-  method: null,
-  createdGte: null,
-  createdLte: null,
-  externalRef: null
-}
 
 describe("Invoices.create", () => {
   it.effect(
@@ -243,140 +229,6 @@ describe("Invoices.create", () => {
         const reread = yield* invoices.find(principal, first.secureId)
         expect(reread.invoice.client.email).toBe("maria.nova@example.com")
         expect(reread.invoice.payer.email).toBe("maria@example.com")
-      })
-    )
-  )
-})
-
-describe("Invoices.find and Invoices.list", () => {
-  it.effect("finds the caller's invoice by secureId or id; another company's, or the other mode's, is not found", () =>
-    provided(
-      Effect.gen(function* () {
-        const merchant = yield* registerMerchant()
-        const other = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const { invoice } = yield* invoices.create(merchant.principal, pixRequest())
-        expect((yield* invoices.find(merchant.principal, invoice.secureId)).invoice.id).toBe(invoice.id)
-        expect((yield* invoices.find(merchant.principal, String(invoice.id))).invoice.secureId).toBe(invoice.secureId)
-        const live = yield* liveMode(merchant.principal)
-        for (const [principal, reference] of [
-          [other.principal, invoice.secureId],
-          [other.principal, String(invoice.id)],
-          [live, invoice.secureId]
-        ] as const) {
-          expect(yield* Effect.flip(invoices.find(principal, reference))).toMatchObject({ _tag: "InvoiceNotFound" })
-        }
-      })
-    )
-  )
-
-  it.effect("lists newest first, a page at a time, with filters", () =>
-    provided(
-      Effect.gen(function* () {
-        const { principal } = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const created = []
-        for (const request of [pixRequest(), boletoRequest(), cardRequest(), pixRequest({ externalRef: "pedido-7" })]) {
-          created.push((yield* invoices.create(principal, request)).invoice)
-          yield* TestClock.adjust("1 minute")
-        }
-        const ids = created.map((invoice) => invoice.id)
-        const first = yield* invoices.list(principal, { ...listAll, limit: 3 })
-        expect(first.invoices.map((invoice) => invoice.id)).toEqual(ids.slice(1).reverse())
-        expect(first.hasMore).toBe(true)
-        const next = yield* invoices.list(principal, { ...listAll, limit: 3, startingAfter: String(ids[1]) })
-        expect(next.invoices.map((invoice) => invoice.id)).toEqual([ids[0]])
-        expect(next.hasMore).toBe(false)
-        const pix = yield* invoices.list(principal, { ...listAll, method: "pix" })
-        expect(pix.invoices.map((invoice) => invoice.id)).toEqual([ids[3], ids[0]])
-        const paid = yield* invoices.list(principal, { ...listAll, status: "paid" })
-        expect(paid.invoices.map((invoice) => invoice.id)).toEqual([ids[2]])
-        const tagged = yield* invoices.list(principal, { ...listAll, externalRef: "pedido-7" })
-        expect(tagged.invoices.map((invoice) => invoice.id)).toEqual([ids[3]])
-        const later = yield* invoices.list(principal, { ...listAll, createdGte: created[2]!.createdAt })
-        expect(later.invoices.map((invoice) => invoice.id)).toEqual([ids[3], ids[2]])
-        expect(yield* Effect.flip(invoices.list(principal, { ...listAll, startingAfter: "999999" }))).toMatchObject({
-          _tag: "UnknownCursor"
-        })
-      })
-    )
-  )
-})
-
-describe("Invoices.payForPayer", () => {
-  it.effect("the payer pays a pending card invoice with a card token, which then cannot pay again", () =>
-    provided(
-      Effect.gen(function* () {
-        const { principal } = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const pending = (yield* invoices.create(principal, cardRequest(null))).invoice
-        const another = (yield* invoices.create(principal, cardRequest(null))).invoice
-        const checkout = yield* invoices.checkout(pending.secureId, pending.tokenCheckout)
-        const payer = yield* (yield* Authentication).authenticatePublic(checkout.publicToken)
-        const { token } = yield* (yield* CardTokens).tokenize(payer, {
-          number: approvedCard.number!,
-          firstName: "Maria",
-          lastName: "Souza",
-          month: "12",
-          year: "2030",
-          securityCode: "123"
-        })
-        const card = { ...approvedCard, number: null, securityCode: null, token }
-        const paid = yield* invoices.payForPayer(pending.secureId, pending.tokenCheckout, card)
-        expect(paid.invoice).toMatchObject({ status: "paid", card: { lastDigits: "1111", holderName: "Maria Souza" } })
-        expect(ledger(paid.invoice)).toEqual([
-          ["payment", "credit", 10_000],
-          ["fee", "debit", 438]
-        ])
-        const again = yield* Effect.flip(invoices.payForPayer(another.secureId, another.tokenCheckout, card))
-        expect(again).toMatchObject({ _tag: "InvalidCardData", field: "card.token" })
-        expect((yield* invoices.find(principal, another.secureId)).invoice.status).toBe("pending")
-        expect(yield* eventTypes(principal, pending.secureId)).toEqual(["invoice.created", "invoice.paid"])
-      })
-    )
-  )
-
-  it.effect("a card token expires 15 minutes after it is made", () =>
-    provided(
-      Effect.gen(function* () {
-        const { principal } = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const pending = (yield* invoices.create(principal, cardRequest(null))).invoice
-        const { publicToken } = yield* invoices.checkout(pending.secureId, pending.tokenCheckout)
-        const payer = yield* (yield* Authentication).authenticatePublic(publicToken)
-        const { token } = yield* (yield* CardTokens).tokenize(payer, {
-          number: approvedCard.number!,
-          firstName: "Maria",
-          lastName: "Souza",
-          month: "12",
-          year: "2030",
-          securityCode: "123"
-        })
-        yield* TestClock.adjust("15 minutes")
-        const late = yield* Effect.flip(
-          invoices.payForPayer(pending.secureId, pending.tokenCheckout, { ...approvedCard, token })
-        )
-        expect(late).toMatchObject({ _tag: "InvalidCardData", field: "card.token" })
-      })
-    )
-  )
-
-  it.effect("only a pending card invoice is paid from the payer's side, and only with its checkout token", () =>
-    provided(
-      Effect.gen(function* () {
-        const { principal } = yield* registerMerchant()
-        const invoices = yield* Invoices
-        const pix = (yield* invoices.create(principal, pixRequest())).invoice
-        const paid = (yield* invoices.create(principal, cardRequest())).invoice
-        const pending = (yield* invoices.create(principal, cardRequest(null))).invoice
-        for (const invoice of [pix, paid]) {
-          expect(
-            yield* Effect.flip(invoices.payForPayer(invoice.secureId, invoice.tokenCheckout, approvedCard))
-          ).toMatchObject({ _tag: "MoveNotAllowed" })
-        }
-        expect(
-          yield* Effect.flip(invoices.payForPayer(pending.secureId, paid.tokenCheckout, approvedCard))
-        ).toMatchObject({ _tag: "InvoiceNotFound" })
       })
     )
   )

@@ -1,6 +1,7 @@
 // The merchant: its registration, bank account, fee plan, blocks and 3-D Secure state.
 import { Schema } from "effect"
 import type { FeePlan } from "./FeePlan.js"
+import { balanceOf, type Entry } from "./Ledger.js"
 import type { PaymentMethod } from "./PaymentMethod.js"
 import type { Timestamp } from "./Timestamp.js"
 
@@ -56,6 +57,19 @@ export interface CompanyTotals {
   readonly amountInvoiceTotal: number
   readonly amountInvoicesCompeticion: number
 }
+
+/**
+ * The totals after an invoice's move, from the totals before it (read under the company's ledger lock, with the
+ * competition month of the move's instant): its ledger entries added to their balances, and the amount it `paid`
+ * with this move (0 when it paid nothing now) to the paid totals of all time and of the month.
+ */
+export const totalsAfter = (totals: CompanyTotals, entries: ReadonlyArray<Entry>, paid: number): CompanyTotals => ({
+  balancePix: totals.balancePix + balanceOf(entries, "pix"),
+  balanceCard: totals.balanceCard + balanceOf(entries, "card"),
+  balanceBankSlip: totals.balanceBankSlip + balanceOf(entries, "bank_slip"),
+  amountInvoiceTotal: totals.amountInvoiceTotal + paid,
+  amountInvoicesCompeticion: totals.amountInvoicesCompeticion + paid
+})
 
 export const zeroTotals: CompanyTotals = {
   balancePix: 0,

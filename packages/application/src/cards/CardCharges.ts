@@ -8,7 +8,7 @@
 // a charge is in flight, InvoiceRecords.refuseWhileCharging) is closed `late` and pays nothing. If the acquirer
 // approved it, the money goes back to the card the same way: the reversal is recorded first, asked of the acquirer
 // with nothing held, and recorded as done after; a lost answer is settled by asking the acquirer about it.
-import { type Cents, type Company, type Invoice, InvoiceStatus, Ledger, Timestamp } from "@fatura/domain"
+import { type Cents, type Company, type Invoice, Moves, Timestamp } from "@fatura/domain"
 import { Context, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
@@ -46,6 +46,15 @@ export interface AnsweredCharge {
   readonly view: InvoiceView
 }
 
+/**
+ * The company and its totals as the create that made a charge with its invoice to create read them: the invoice is
+ * shown with them when the charge settles, as a create's invoice is.
+ */
+export interface Creator {
+  readonly company: Company.Company
+  readonly totals: Company.CompanyTotals
+}
+
 export class CardCharges extends Context.Service<
   CardCharges,
   {
@@ -57,7 +66,8 @@ export class CardCharges extends Context.Service<
      */
     readonly send: (
       charge: CardCharge,
-      request: Omit<CardChargeRequest, "reference">
+      request: Omit<CardChargeRequest, "reference">,
+      creator?: Creator
     ) => Effect.Effect<AnsweredCharge, AcquirerUnavailable | StorageUnavailable>
     /**
      * The charge with this reference, settled: asked about if it is still requested, never sent again. None when
@@ -104,7 +114,7 @@ export class CardCharges extends Context.Service<
        * by the request that sent it or by the sweep, stays as it is. `toGiveBack` when this settlement closed an
        * approved charge `late`: its reversal is recorded, and is to be asked of the acquirer.
        */
-      const settle = (sent: CardCharge, outcome: CardChargeLookup) =>
+      const settle = (sent: CardCharge, outcome: CardChargeLookup, creator?: Creator) =>
         transactions.withTransaction(
           Effect.gen(function* (): Effect.fn.Return<
             { readonly settled: SettledCharge; readonly toGiveBack: boolean },
@@ -113,10 +123,15 @@ export class CardCharges extends Context.Service<
             const now = yield* Clock.now
             // The lock order: the company, the invoice, then its charge. A charge that creates its invoice moves no
             // other invoice's money, and takes no company lock, as no create does.
-            const company: Company.Company = yield* companyOf(
-              sent.invoiceId === null ? companies.findById(sent.companyId) : invoices.lockCompanyLedger(sent.companyId),
-              sent.companyId
-            )
+            const company: Company.Company =
+              sent.invoiceId === null && creator !== undefined
+                ? creator.company
+                : yield* companyOf(
+                    sent.invoiceId === null
+                      ? companies.findById(sent.companyId)
+                      : invoices.lockCompanyLedger(sent.companyId),
+                    sent.companyId
+                  )
             const invoice =
               sent.invoiceId === null
                 ? Option.none<Invoice.Invoice>()
@@ -131,12 +146,17 @@ export class CardCharges extends Context.Service<
             }
             const refusedReason = outcome._tag === "Refused" ? outcome.reason : null
             const state = refusedReason === null ? "approved" : "refused"
+            const fee = charge.terms.fee.estimatedFee as Cents.Cents
             if (charge.draft !== null) {
+              // The invoice it was to create is pending until now: the charge's answer settles it as it is created.
+              const settlement = yield* Effect.orDie(
+                Effect.fromResult(Moves.settleCardCharge(charge.draft.invoice, fee, refusedReason, now))
+              )
               const draft: NewInvoice = {
                 ...charge.draft.invoice,
-                status: refusedReason === null ? "paid" : "refused",
-                paidAt: refusedReason === null ? now : null,
-                refusedReason,
+                status: settlement.status,
+                paidAt: settlement.paidAt,
+                refusedReason: settlement.refusedReason,
                 updatedAt: now
               }
               const view = yield* records.insertCreated(
@@ -144,17 +164,16 @@ export class CardCharges extends Context.Service<
                 draft,
                 charge.draft.client,
                 charge.terms.cardAssociate,
-                refusedReason === null
-                  ? Ledger.onPaid("credit_card", draft.amount, charge.terms.fee.estimatedFee as Cents.Cents)
-                  : [],
-                yield* companies.totals(company.id, charge.mode, now)
+                settlement.movements,
+                creator?.totals ?? (yield* companies.totals(company.id, charge.mode, now))
               )
               yield* charges.closeCardCharge(charge.reference, state, view.invoice.id, now)
               return { settled: { state, view }, toGiveBack: false }
             }
             const pending = Option.getOrThrow(invoice)
             // The diagram's own move decides: a charge pays, or is refused for, only an invoice still pending.
-            if (Result.isFailure(InvoiceStatus.transition(pending.status, state === "approved" ? "pay" : "decline"))) {
+            const settlement = Moves.settleCardCharge(pending, fee, refusedReason, now)
+            if (Result.isFailure(settlement)) {
               yield* charges.closeLateCardCharge(charge.reference, state === "approved", now)
               yield* Effect.logWarning("a card charge was answered after its invoice had moved on: it paid nothing", {
                 reference: charge.reference,
@@ -163,7 +182,7 @@ export class CardCharges extends Context.Service<
               })
               return { settled: { state: "late", view: yield* viewOf(charge) }, toGiveBack: state === "approved" }
             }
-            const view = yield* records.settleCardInvoice(company, pending, charge.terms, refusedReason, now)
+            const view = yield* records.settleCardInvoice(company, pending, charge.terms, settlement.success)
             yield* charges.closeCardCharge(charge.reference, state, null, now)
             return { settled: { state, view }, toGiveBack: false }
           })
@@ -203,15 +222,16 @@ export class CardCharges extends Context.Service<
         )
 
       /** Settles a charge with what became of it, and gives it back to the card when it came too late. */
-      const settleAndGiveBack = (charge: CardCharge, outcome: CardChargeLookup) =>
-        settle(charge, outcome).pipe(
+      const settleAndGiveBack = (charge: CardCharge, outcome: CardChargeLookup, creator?: Creator) =>
+        settle(charge, outcome, creator).pipe(
           Effect.tap(({ toGiveBack }) => (toGiveBack ? giveBack(charge) : Effect.void)),
           Effect.map(({ settled }) => settled)
         )
 
       const send = Effect.fn("CardCharges.send")(function* (
         charge: CardCharge,
-        request: Omit<CardChargeRequest, "reference">
+        request: Omit<CardChargeRequest, "reference">,
+        creator?: Creator
       ) {
         const answer = yield* transactions
           .external(acquirer.charge({ ...request, reference: charge.reference }))
@@ -225,7 +245,7 @@ export class CardCharges extends Context.Service<
             message: "the card acquirer did not answer in time; the payment settles once it says what became of it"
           })
         }
-        const settled = yield* settleAndGiveBack(charge, answer.success.value)
+        const settled = yield* settleAndGiveBack(charge, answer.success.value, creator)
         // Voided meanwhile by the sweep, which asked the acquirer before the charge reached it: it was not made.
         if (settled.state === "void" || settled.view === null) {
           return yield* new AcquirerUnavailable({

@@ -1,7 +1,7 @@
 // The payer's card payment of a pending card invoice (SPEC 4.7): the charge recorded under the company's and the
 // invoice's locks, sent to the acquirer with nothing held, and settled after. A charge answered once the invoice was no
 // longer pending paid nothing, and the payer is told so.
-import { type Card, type Company, FeePlan, type Invoice, InvoiceStatus } from "@fatura/domain"
+import { type Card, type Cents, type Company, FeePlan, type Invoice, InvoiceStatus, Moves } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import { ClientRepository } from "../invoices/ClientRepository.js"
@@ -115,7 +115,10 @@ export const make = (findForPayer: FindForPayer) =>
             cardAssociate: yield* CardPayment.associate(clients, company, invoice.client.id, prepared.details, now)
           }
           if (prepared.refusedUpfront) {
-            const view = yield* records.settleCardInvoice(company, invoice, terms, "authentication_required", now)
+            const refused = yield* Effect.fromResult(
+              Moves.settleCardCharge(invoice, terms.fee.estimatedFee as Cents.Cents, "authentication_required", now)
+            ).pipe(Effect.mapError((refusal) => new MoveNotAllowed({ reason: refusal.message })))
+            const view = yield* records.settleCardInvoice(company, invoice, terms, refused)
             yield* RecoveryPoint.checkpoint({ invoice: invoice.id })
             return { _tag: "Settled", view } as const
           }

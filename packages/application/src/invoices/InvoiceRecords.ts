@@ -2,17 +2,8 @@
 // invoice is inserted with its created event (and the event of the status it settled in at once), a card charge's
 // outcome is written with its ledger entries and event, a move with its event. Each runs inside its caller's
 // transaction. A pending card invoice whose charge waits for the acquirer is moved by that charge's answer alone.
-import {
-  type Cents,
-  type Company,
-  type Invoice,
-  InvoiceStatus,
-  InvoiceTransaction,
-  Ledger,
-  type Timestamp
-} from "@fatura/domain"
+import { Company, type Invoice, InvoiceStatus, InvoiceTransaction, type Moves, type Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import type { RefusedReason } from "../cards/CardAcquirer.js"
 import { CardChargeRepository, type CardChargeTerms } from "../cards/CardChargeRepository.js"
 import { CompanyRepository } from "../companies/CompanyRepository.js"
 import { MoveNotAllowed } from "../platform/Failures.js"
@@ -45,8 +36,7 @@ export const make = Effect.gen(function* () {
         ? [created]
         : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
     const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
-    const totals =
-      movements.length > 0 ? yield* companies.totals(company.id, draft.mode, draft.updatedAt) : totalsBefore
+    const totals = Company.totalsAfter(totalsBefore, movements, draft.paidAt === null ? 0 : draft.amount)
     const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
       outbox.recordEvent({
         id: `evt_${randomUuid()}`,
@@ -76,14 +66,14 @@ export const make = Effect.gen(function* () {
   })
 
   /** Records an event of a locked invoice as it now is, with the company's totals as they now are. */
-  const recordEvent = Effect.fnUntraced(function* (
+  const recordEventWith = Effect.fnUntraced(function* (
     company: Company.Company,
     invoice: Invoice.Invoice,
+    totals: Company.CompanyTotals,
     type: string,
     at: Timestamp.Timestamp,
     reason?: string
   ) {
-    const totals = yield* companies.totals(company.id, invoice.mode, at)
     yield* outbox.recordEvent({
       id: `evt_${randomUuid()}`,
       postbackUrl: invoice.postbackUrl,
@@ -98,35 +88,60 @@ export const make = Effect.gen(function* () {
     return { invoice, company, totals } satisfies InvoiceView
   })
 
-  /** Settles a locked pending card invoice with its charge's outcome (paid, or refused for a reason), and its event. */
+  /** `recordEventWith` the company's totals read now. */
+  const recordEvent = Effect.fnUntraced(function* (
+    company: Company.Company,
+    invoice: Invoice.Invoice,
+    type: string,
+    at: Timestamp.Timestamp,
+    reason?: string
+  ) {
+    return yield* recordEventWith(
+      company,
+      invoice,
+      yield* companies.totals(company.id, invoice.mode, at),
+      type,
+      at,
+      reason
+    )
+  })
+
+  /**
+   * Settles a locked pending card invoice with its charge's outcome (Moves.settleCardCharge: paid, or refused for a
+   * reason) and the terms the charge fixed, and records its event.
+   */
   const settleCardInvoice = Effect.fnUntraced(function* (
     company: Company.Company,
     invoice: Invoice.Invoice,
     terms: CardChargeTerms,
-    refusedReason: RefusedReason | null,
-    at: Timestamp.Timestamp
+    settlement: Moves.CardSettlement
   ) {
     const settled = yield* invoices.settleCardPayment(invoice, {
       ...terms,
-      status: refusedReason === null ? "paid" : "refused",
-      refusedReason,
-      at,
-      movements:
-        refusedReason === null
-          ? Ledger.onPaid("credit_card", invoice.amount, terms.fee.estimatedFee as Cents.Cents)
-          : []
+      status: settlement.status,
+      refusedReason: settlement.refusedReason,
+      at: settlement.at,
+      movements: settlement.movements
     })
-    return yield* recordEvent(company, settled, InvoiceStatus.eventType(settled.status), at)
+    return yield* recordEvent(company, settled, settlement.event, settlement.at)
   })
 
-  /** Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after. */
+  /**
+   * Moves a locked invoice (SPEC 7.1) and records the move's event; the event shows it as it is after, with the
+   * company's totals after it: read then, or, given the totals before it (read in this transaction, under the
+   * company's ledger lock), those with what the move wrote.
+   */
   const move = Effect.fnUntraced(function* (
     company: Company.Company,
     invoice: Invoice.Invoice,
-    transition: Transition
+    transition: Transition,
+    totalsBefore?: Company.CompanyTotals
   ) {
     const moved = yield* invoices.applyTransition(invoice, transition)
-    return yield* recordEvent(company, moved, transition.event, transition.at)
+    if (totalsBefore === undefined) return yield* recordEvent(company, moved, transition.event, transition.at)
+    const paid = invoice.paidAt === null && transition.paidAt !== null ? invoice.amount : 0
+    const totals = Company.totalsAfter(totalsBefore, transition.movements, paid)
+    return yield* recordEventWith(company, moved, totals, transition.event, transition.at)
   })
 
   /**
@@ -148,5 +163,5 @@ export const make = Effect.gen(function* () {
               )
         )
 
-  return { insertCreated, settleCardInvoice, recordEvent, move, refuseWhileCharging }
+  return { insertCreated, settleCardInvoice, recordEvent, recordEventWith, move, refuseWhileCharging }
 })

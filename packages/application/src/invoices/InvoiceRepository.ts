@@ -1,5 +1,5 @@
 // Port: invoices with the statuses they went through and their ledger entries, and the locks their moves take.
-import type { Cents, Company, FeePlan, Invoice, InvoiceStatus, PaymentMethod, Timestamp } from "@fatura/domain"
+import type { Company, FeePlan, Invoice, InvoiceStatus, Moves, PaymentMethod, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../platform/Failures.js"
 
@@ -11,19 +11,8 @@ export type InvoiceReference =
   | { readonly _tag: "SecureId"; readonly secureId: Invoice.SecureId }
   | { readonly _tag: "Id"; readonly id: Invoice.InvoiceId }
 
-/** A move of an invoice to a new status, with what it writes besides the status (SPEC 7.1, 7.4). */
-export interface Transition {
-  readonly status: InvoiceStatus.InvoiceStatus
-  readonly event: string
-  readonly at: Timestamp.Timestamp
-  readonly paidAt: Timestamp.Timestamp | null
-  readonly refundedAmount: Cents.Cents
-  readonly movements: ReadonlyArray<NewMovement>
-  /** A refund that succeeds with this move. */
-  readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
-  /** The provider's pix that pays a pix invoice with this move. */
-  readonly pixEndToEndId?: string | undefined
-}
+/** A move of an invoice to a new status, with what it writes besides the status (SPEC 7.1, 7.4): the domain's. */
+export type Transition = Moves.Transition
 
 /** The charge of a pending card invoice: its outcome and what it fixes. */
 export interface CardSettlement {

@@ -1,6 +1,6 @@
 // Use cases of invoices: creating one of any method (SPEC 4.1, 6), finding and listing the caller's (SPEC 4.2), and
 // the payer's side of one (SPEC 4.7, 11.3). A create reads: resume → company → draft → the method's module → stored.
-import { type Cents, Company, FeePlan, Invoice } from "@fatura/domain"
+import { type Cents, Company, FeePlan, Invoice, Moves } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as BoletoSlip from "../boletos/BoletoSlip.js"
 import { CardAcquirer } from "../cards/CardAcquirer.js"
@@ -202,8 +202,14 @@ export class Invoices extends Context.Service<
             const cardAssociate = yield* CardPayment.associate(clients, company, client.id, prepared.details, now)
             const draft: NewInvoice = { ...pending, card: prepared.details }
             if (prepared.refusedUpfront) {
+              // Refused without asking the acquirer: the invoice is created as its charge's refusal settles it.
+              const refused = yield* Effect.orDie(
+                Effect.fromResult(
+                  Moves.settleCardCharge(draft, pending.fee.estimatedFee as Cents.Cents, "authentication_required", now)
+                )
+              )
               return yield* created(
-                { ...draft, status: "refused", refusedReason: "authentication_required" },
+                { ...draft, status: refused.status, paidAt: refused.paidAt, refusedReason: refused.refusedReason },
                 cardAssociate
               )
             }
@@ -227,13 +233,17 @@ export class Invoices extends Context.Service<
         const view =
           stored._tag === "Created"
             ? stored.view
-            : (yield* cardCharges.send(stored.charge, {
-                mode: principal.mode,
-                amount,
-                installments,
-                card: stored.prepared.source,
-                threeDSecure: stored.prepared.threeDSecure
-              })).view
+            : (yield* cardCharges.send(
+                stored.charge,
+                {
+                  mode: principal.mode,
+                  amount,
+                  installments,
+                  card: stored.prepared.source,
+                  threeDSecure: stored.prepared.threeDSecure
+                },
+                { company, totals: totalsBefore }
+              )).view
         yield* Metrics.countInvoiceCreated(view.invoice.method, view.invoice.status)
         return view
       })

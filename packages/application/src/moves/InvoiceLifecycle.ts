@@ -3,23 +3,14 @@
 // its timeline entry, its ledger entries and its event in one transaction. A refund of a pix a provider received is
 // the exception: it is recorded pending in that transaction, asked of the provider after it, and moves the invoice
 // when the provider says it was returned (PixSettlements).
-import {
-  Cents,
-  type Company,
-  type Invoice,
-  InvoiceStatus,
-  Ledger,
-  PaymentMethod,
-  Refund,
-  type Timestamp
-} from "@fatura/domain"
-import { Context, Effect, Layer, Option } from "effect"
+import { Cents, Company, type Invoice, type InvoiceStatus, Moves, PaymentMethod, type Refund } from "@fatura/domain"
+import { Context, Effect, Layer, Option, type Result } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { parseReference } from "../invoices/InvoiceReference.js"
-import { InvoiceRepository, type Transition } from "../invoices/InvoiceRepository.js"
+import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import { PixReturnRepository } from "../pix/PixReturnRepository.js"
 import { PixSettlements } from "../pix/PixSettlements.js"
 import * as Clock from "../platform/Clock.js"
@@ -42,7 +33,13 @@ type RefundPoint =
   | { readonly invoice: Invoice.InvoiceId }
   | { readonly pixReturn: string; readonly invoice: Invoice.InvoiceId }
 
-const notAllowed = (error: InvoiceStatus.InvalidTransition) => new MoveNotAllowed({ reason: error.message })
+const notAllowed = (error: InvoiceStatus.InvalidTransition | Moves.NotChargeable) =>
+  new MoveNotAllowed({ reason: error.message })
+
+/** A move the domain refused, in the contract's words. */
+const moved = <A, E extends InvoiceStatus.InvalidTransition | Moves.NotChargeable>(
+  result: Result.Result<A, E>
+): Effect.Effect<A, MoveNotAllowed> => Effect.mapError(Effect.fromResult(result), notAllowed)
 
 const balanceOf = (totals: Company.CompanyTotals, method: PaymentMethod.PaymentMethod) => {
   switch (PaymentMethod.balanceKindOf(method)) {
@@ -127,22 +124,6 @@ export class InvoiceLifecycle extends Context.Service<
         return { invoice: invoice.value, company }
       })
 
-      const transition = (
-        invoice: Invoice.Invoice,
-        status: InvoiceStatus.InvoiceStatus,
-        at: Timestamp.Timestamp,
-        changes: Partial<Pick<Transition, "paidAt" | "refundedAmount" | "movements" | "refund">> = {}
-      ): Transition => ({
-        status,
-        event: InvoiceStatus.eventType(status),
-        at,
-        paidAt: invoice.paidAt,
-        refundedAmount: invoice.refundedAmount,
-        movements: [],
-        refund: null,
-        ...changes
-      })
-
       const sandboxOnly = (principal: Principal) =>
         principal.mode === "test" ? Effect.void : Effect.fail(new SandboxOnly())
 
@@ -160,46 +141,38 @@ export class InvoiceLifecycle extends Context.Service<
         const started = yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "refund_full")
-            const plan = yield* Effect.fromResult(Refund.plan(invoice, amount)).pipe(
+            const now = yield* Clock.now
+            const refund = yield* Effect.fromResult(Moves.refund(invoice, amount, reason, now)).pipe(
               Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
             )
-            const now = yield* Clock.now
             const totals = yield* companies.totals(principal.companyId, principal.mode, now)
             const balance = balanceOf(totals, invoice.method)
-            if (balance < plan.amount) return yield* new InsufficientBalance({ balance, required: plan.amount })
-            const endToEndId = invoice.pix?.endToEndId ?? null
-            if (endToEndId === null) {
+            if (balance < refund.amount) return yield* new InsufficientBalance({ balance, required: refund.amount })
+            if (refund._tag === "Refunded") {
               yield* checkpoint({ invoice: invoice.id })
-              const view = yield* move(
-                company,
-                invoice,
-                transition(invoice, plan.status, now, {
-                  refundedAmount: (invoice.refundedAmount + plan.amount) as Cents.Cents,
-                  movements: Ledger.onRefund(invoice.method, plan.amount),
-                  refund: { amount: plan.amount, reason }
-                })
-              )
+              const view = yield* move(company, invoice, refund.transition, totals)
               return { _tag: "Refunded", view } as const
             }
             // Paid by a provider's pix: the money goes back as a return of that pix, which the provider settles
             // later. Its debit is written now, so that the balance it needs is held until the provider answers.
             const returnId = `D${randomUuid().replaceAll("-", "")}`
             yield* returns.recordPendingRefund(invoice, {
-              amount: plan.amount,
+              amount: refund.amount,
               reason,
               returnId,
               at: now,
-              movements: Ledger.onRefund(invoice.method, plan.amount)
+              movements: refund.movements
             })
             yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
             const held = Option.getOrThrow(yield* invoices.findById(invoice.id))
-            const view = yield* records.recordEvent(
+            const view = yield* records.recordEventWith(
               company,
               held,
-              "invoice.refund_pending",
+              Company.totalsAfter(totals, refund.movements, 0),
+              refund.event,
               now,
-              `the refund of ${Cents.formatBRL(plan.amount)} is a return of the pix ${endToEndId}, asked of the pix ` +
-                "provider, which settles it later: its amount is held from the pix balance until then"
+              `the refund of ${Cents.formatBRL(refund.amount)} is a return of the pix ${refund.endToEndId}, asked of ` +
+                "the pix provider, which settles it later: its amount is held from the pix balance until then"
             )
             return { _tag: "Pending", returnId, view } as const
           })
@@ -224,23 +197,20 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "pay")
-            if (invoice.method === "credit_card") {
-              return yield* new MoveNotAllowed({
-                reason: "cannot pay a credit_card invoice in the sandbox: its payer pays it with a card"
-              })
-            }
-            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "pay")).pipe(
-              Effect.mapError(notAllowed)
-            )
-            const now = yield* Clock.now
-            return yield* move(
-              company,
-              invoice,
-              transition(invoice, status, now, {
-                paidAt: now,
-                movements: Ledger.onPaid(invoice.method, invoice.amount, invoice.fee.estimatedFee as Cents.Cents)
+            const paid = yield* Effect.fromResult(Moves.pay(invoice, yield* Clock.now)).pipe(
+              Effect.catchTags({
+                PaidByCardOnly: () =>
+                  Effect.fail(
+                    new MoveNotAllowed({
+                      reason: "cannot pay a credit_card invoice in the sandbox: its payer pays it with a card"
+                    })
+                  ),
+                InvalidTransition: (error) => Effect.fail(notAllowed(error)),
+                // Only a provider's pix is weighed against the amount.
+                PaymentMismatch: Effect.die
               })
             )
+            return yield* move(company, invoice, paid)
           })
         )
       })
@@ -250,10 +220,7 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "expire")
-            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "expire")).pipe(
-              Effect.mapError(notAllowed)
-            )
-            return yield* move(company, invoice, transition(invoice, status, yield* Clock.now))
+            return yield* move(company, invoice, yield* moved(Moves.expire(invoice, yield* Clock.now)))
           })
         )
       })
@@ -263,22 +230,7 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "chargeback")
-            if (invoice.method !== "credit_card") {
-              return yield* new MoveNotAllowed({
-                reason: `cannot charge back a ${invoice.method} invoice: only card payments are charged back`
-              })
-            }
-            const status = yield* Effect.fromResult(InvoiceStatus.transition(invoice.status, "chargeback")).pipe(
-              Effect.mapError(notAllowed)
-            )
-            const notRefunded = (invoice.amount - invoice.refundedAmount) as Cents.Cents
-            return yield* move(
-              company,
-              invoice,
-              transition(invoice, status, yield* Clock.now, {
-                movements: Ledger.onChargeback(invoice.method, notRefunded)
-              })
-            )
+            return yield* move(company, invoice, yield* moved(Moves.chargeback(invoice, yield* Clock.now)))
           })
         )
       })
@@ -302,7 +254,8 @@ export class InvoiceLifecycle extends Context.Service<
               if (Option.isNone(invoice)) continue
               // Locked above: the invoice is one of `due`.
               const company = owners.get(invoice.value.companyId)!
-              yield* move(company, invoice.value, transition(invoice.value, "expired", now))
+              // Locked pending above: expiring it is a move the diagram allows.
+              yield* move(company, invoice.value, yield* Effect.orDie(moved(Moves.expire(invoice.value, now))))
             }
             return pending.length
           })

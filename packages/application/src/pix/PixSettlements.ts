@@ -10,8 +10,8 @@
 // A notification, which anyone can send, costs a bounded number of provider calls: the same pix or return named twice
 // is asked about once, returns are looked up only under a pix the provider confirmed (all of them in one read), and
 // past a budget of calls what it names is left to the reconciliation and the sweep.
-import { Cents, type Invoice, InvoiceStatus, Ledger, Refund, Timestamp } from "@fatura/domain"
-import { Context, Data, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Cents, type Invoice, Moves, Timestamp } from "@fatura/domain"
+import { Context, Data, type Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
@@ -141,13 +141,12 @@ export class PixSettlements extends Context.Service<
             const { company, invoice } = yield* locked(found.value)
             if (invoice.pix?.endToEndId === received.endToEndId) return "already_paid" as PixOutcome
             const now = yield* Clock.now
-            const refusal =
-              invoice.status !== "pending"
-                ? `a pix arrived for an invoice that is ${invoice.status}`
-                : received.amount !== invoice.amount
+            const paid = Moves.pay(invoice, now, received)
+            if (Result.isFailure(paid)) {
+              const refusal =
+                paid.failure._tag === "PaymentMismatch"
                   ? `a pix of ${Cents.formatBRL(received.amount)} arrived for an invoice of ${Cents.formatBRL(invoice.amount)}`
-                  : null
-            if (refusal !== null) {
+                  : `a pix arrived for an invoice that is ${invoice.status}`
               const reason =
                 `${refusal} (end-to-end id ${received.endToEndId}): the invoice was not paid by it, and the pix is ` +
                 "returned to its payer"
@@ -166,16 +165,7 @@ export class PixSettlements extends Context.Service<
               yield* records.recordEvent(company, invoice, "invoice.payment_rejected", now, reason)
               return rejection
             }
-            yield* records.move(company, invoice, {
-              status: "paid",
-              event: InvoiceStatus.eventType("paid"),
-              at: now,
-              paidAt: now,
-              refundedAmount: invoice.refundedAmount,
-              movements: Ledger.onPaid("pix", invoice.amount, invoice.fee.estimatedFee as Cents.Cents),
-              refund: null,
-              pixEndToEndId: received.endToEndId
-            })
+            yield* records.move(company, invoice, paid.success)
             yield* Effect.logInfo("pix paid its invoice", { ...log, invoiceId: invoice.id })
             return "paid" as PixOutcome
           })
@@ -190,34 +180,27 @@ export class PixSettlements extends Context.Service<
           Effect.gen(function* () {
             const { company, invoice } = yield* locked(Option.getOrThrow(found))
             const now = yield* Clock.now
-            if (state._tag === "Refused") {
-              const reason = `the pix provider refused the refund: ${state.reason}`
+            // A pending refund holds part of a paid or partially refunded invoice: nothing moves it elsewhere (pix
+            // has no chargeback), so its success is always a move the diagram allows.
+            const settlement = yield* Effect.orDie(
+              Effect.fromResult(Moves.settleReturn(invoice, pending.amount, state, now))
+            )
+            if (settlement._tag === "Refused") {
+              const reason = `the pix provider refused the refund: ${settlement.reason}`
               const closed = yield* returns.closePendingRefund(
                 invoice,
                 pending.id,
-                { status: "failed", reason, movements: Ledger.onRefundRefused("pix", pending.amount) },
+                { status: "failed", reason, movements: settlement.movements },
                 now
               )
               if (!closed) return false
               const after = Option.getOrThrow(yield* invoices.findById(invoice.id))
-              yield* records.recordEvent(company, after, "invoice.refund_failed", now, reason)
+              yield* records.recordEvent(company, after, settlement.event, now, reason)
               return true
             }
             const closed = yield* returns.closePendingRefund(invoice, pending.id, { status: "succeeded" }, now)
             if (!closed) return false
-            const status = Refund.settledStatus(invoice, pending.amount)
-            // A pending refund holds part of a paid or partially refunded invoice: nothing moves it elsewhere (pix
-            // has no chargeback), so its success is always a move the diagram allows.
-            if (status._tag === "Failure") return yield* Effect.die(status.failure)
-            yield* records.move(company, invoice, {
-              status: status.success,
-              event: InvoiceStatus.eventType(status.success),
-              at: now,
-              paidAt: invoice.paidAt,
-              refundedAmount: (invoice.refundedAmount + pending.amount) as Cents.Cents,
-              movements: [],
-              refund: null
-            })
+            yield* records.move(company, invoice, settlement.transition)
             return true
           })
         )

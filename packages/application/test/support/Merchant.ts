@@ -8,7 +8,7 @@ import { ApiKeys } from "../../src/companies/ApiKeys.js"
 import { Authentication } from "../../src/companies/Authentication.js"
 import { Companies, type Registration } from "../../src/companies/Companies.js"
 import type { Principal } from "../../src/companies/Principal.js"
-import type { CreateInvoiceInput } from "../../src/invoices/InvoiceInput.js"
+import type { CreateInvoiceInput, ListQuery } from "../../src/invoices/InvoiceInput.js"
 import { Postbacks } from "../../src/postbacks/Postbacks.js"
 import * as TestApplication from "../../src/testing/TestApplication.js"
 
@@ -112,3 +112,14 @@ export const eventTypes = (principal: Principal, invoice: string) =>
     const page = yield* (yield* Postbacks).events(principal, { limit: 100, startingAfter: null, type: null, invoice })
     return page.events.map((event) => event.type).reverse()
   })
+
+/** Every invoice of the caller, in one page. */
+export const listAll: ListQuery = {
+  limit: 100,
+  startingAfter: null,
+  status: null,
+  method: null,
+  createdGte: null,
+  createdLte: null,
+  externalRef: null
+}

@@ -1,0 +1,90 @@
+// Issue 25: what a request costs the database, counted on Postgres's wire (support/WireCounter.ts), so that it cannot
+// creep back. Each request is counted once the key is known and the connections are open (a run before it). Counted
+// as the issue counts them: the statements that read or write, not the BEGIN and COMMIT around a transaction.
+// Held to: a card create at most 9 statements, a refund at most 8, a sandbox pay at most 7, a pix create 4, a Search 1.
+// Those not there yet are held to what they cost now (card create 11, refund 10, sandbox pay 10; they were 14, 11 and
+// 10), until the history writer (one lock read, RETURNING the after-state instead of re-reading it) brings them down.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { testDatabases } from "./support/TestDatabases.js"
+import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
+
+/** Postgres, when TEST_DATABASE_URL names a server: without one, there is no wire to count on and these are skipped. */
+const postgres = testDatabases.find((database) => database.name === "Postgres")
+
+describe.skipIf(postgres === undefined)("statements a request runs on Postgres's wire", () => {
+  let counter: WireCounter
+  let app: TestApp
+  let key: string
+
+  beforeAll(async () => {
+    counter = await countingStatements(postgres!)
+    app = await startApp(counter.database)
+    key = (await app.registerCompany()).secretKey
+  })
+  afterAll(async () => {
+    await app.stop()
+    await counter.close()
+  })
+
+  const post = async (path: string, body: unknown, status: number) => {
+    const reply = await app.request("POST", path, { key, body })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(status)
+    return reply.body
+  }
+  const create = (body: unknown) => post("/api/v2/invoices", body, 201)
+
+  /** The statements of `request`, after a run of its `arrange` (unmeasured), the second time it is made. */
+  const statementsOf = async (arrange: () => Promise<unknown>, request: (arranged: any) => Promise<unknown>) => {
+    await request(await arrange())
+    const arranged = await arrange()
+    const all = await counter.statementsDuring(() => request(arranged))
+    return all.filter((statement) => !isTransactionControl(statement))
+  }
+  /** Held to `at most` statements; the texts are what a failure shows. */
+  const expectAtMost = (statements: ReadonlyArray<string>, most: number) =>
+    expect(statements.length, statements.join("\n---\n")).toBeLessThanOrEqual(most)
+
+  it("a pix create: 4", async () => {
+    const statements = await statementsOf(
+      async () => undefined,
+      () => create(pixRequest())
+    )
+    expect(statements, statements.join("\n---\n")).toHaveLength(4)
+  })
+
+  it("a Search: 1", async () => {
+    const statements = await statementsOf(
+      async () => (await create(pixRequest())).secureId,
+      async (secureId: string) =>
+        expect((await app.request("GET", `/api/v2/invoices?id=${secureId}`, { key })).status).toBe(200)
+    )
+    expect(statements, statements.join("\n---\n")).toHaveLength(1)
+  })
+
+  it("a card create: at most 11 (to be 9)", async () => {
+    const statements = await statementsOf(
+      async () => undefined,
+      async () => expect(await create(cardRequest())).toMatchObject({ status: "paid" })
+    )
+    expectAtMost(statements, 11)
+  })
+
+  it("a sandbox pay: at most 10 (to be 7)", async () => {
+    const statements = await statementsOf(
+      async () => (await create(pixRequest())).secureId,
+      (secureId: string) => post("/api/v2/sandbox/invoices/pay", { id: secureId }, 200)
+    )
+    expectAtMost(statements, 10)
+  })
+
+  it("a refund: at most 10 (to be 8)", async () => {
+    // A sale first, so that the card balance covers a full refund (fees are not returned).
+    await create(cardRequest({}, { total_price_cents: 50_000 }))
+    const statements = await statementsOf(
+      async () => (await create(cardRequest())).secureId,
+      (secureId: string) => post("/api/v2/invoices/refund", { id: secureId }, 201)
+    )
+    expectAtMost(statements, 10)
+  })
+})
