@@ -4,13 +4,13 @@
 // by the matched route, and the contract's JSON on what Node answers by itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { exchange, type RawReply, send } from "./support/RawHttp.js"
 import { cardRequest, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const metricsToken = "request-edge-metrics-token"
 
-describe.each(testDatabases)("the request edge on $name", (database) => {
+describe.each([inMemory])("the request edge on $name", (database) => {
   let app: TestApp
   let port: number
 
