@@ -8,8 +8,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync,
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FaturaServer, freePort, startFaturaServer } from "../packages/api/test/support/FaturaServer.js"
+import { freePort } from "../packages/api/test/support/FreePort.js"
 import { expectMerchantSucceeded, runMerchant } from "../packages/api/test/support/MerchantRun.js"
+import { type FaturaProcess, startFaturaProcess } from "./support/FaturaProcess.js"
 
 const root = new URL("..", import.meta.url).pathname
 const manifest = (path: string) => JSON.parse(readFileSync(join(root, path), "utf8"))
@@ -90,7 +91,7 @@ describe("the published libraries", () => {
   const temporary: Array<string> = []
   let verdaccio: ChildProcess | undefined
   let registry: string
-  let server: FaturaServer | undefined
+  let server: FaturaProcess | undefined
   let project: string
   let published: Run
 
@@ -141,7 +142,7 @@ describe("the published libraries", () => {
     writeFileSync(userconfig, `//127.0.0.1:${port}/:_authToken=${token}\n`)
 
     // The server's rate limit is low so that a burst of the OpenAPI client meets it; the example stays far below it.
-    const starting = startFaturaServer({ FATURA_RATE_LIMIT: "5" })
+    const starting = startFaturaProcess({ FATURA_RATE_LIMIT: "5" })
     // Awaited below, after the release: a failed start is reported there, not as an unhandled rejection meanwhile.
     starting.catch(() => undefined)
     published = await run(process.execPath, [join(root, "node_modules/pnpm/bin/pnpm.cjs"), "release", "--no-git-tag"], {

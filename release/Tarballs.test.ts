@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FaturaServer, startFaturaServer } from "../packages/api/test/support/FaturaServer.js"
 import { expectMerchantSucceeded, runMerchant } from "../packages/api/test/support/MerchantRun.js"
+import { type FaturaProcess, startFaturaProcess } from "./support/FaturaProcess.js"
 
 const root = new URL("..", import.meta.url).pathname
 const readme = readFileSync(join(root, "packages/api/README.md"), "utf8")
@@ -39,7 +39,7 @@ describe("the libraries from tarballs, before the registry exists", () => {
   const temporary: Array<string> = []
   let packs: string
   let project: string
-  let server: FaturaServer | undefined
+  let server: FaturaProcess | undefined
 
   beforeAll(async () => {
     packs = mkdtempSync(join(tmpdir(), "fatura-packs-"))
@@ -50,7 +50,7 @@ describe("the libraries from tarballs, before the registry exists", () => {
       `${JSON.stringify({ name: "merchant", private: true, type: "module" }, null, 2)}\n`
     )
     writeFileSync(join(project, ".npmrc"), "@fatura:registry=http://127.0.0.1:9/\n")
-    server = await startFaturaServer()
+    server = await startFaturaProcess()
   })
 
   afterAll(async () => {

@@ -326,12 +326,18 @@ export const report = (cause: Cause.Cause<unknown>) => {
   return Effect.andThen(said, Effect.failCause(cause))
 }
 
-export const run = (version: string) =>
+/**
+ * The program on `platform`, where it reads its arguments from and runs: this process's in `run`, or a test's, to run
+ * a command without starting a process for it.
+ */
+export const runOn = (version: string, platform: Layer.Layer<NodeServices.NodeServices>) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
     return yield* Command.run(fatura, { version }).pipe(
       Effect.provideService(References.MinimumLogLevel, config.logLevel),
       Effect.provide(Logger.layer([Logger.consoleJson])),
-      Effect.provide(NodeServices.layer)
+      Effect.provide(platform)
     )
   }).pipe(Effect.provide(CliOutput.layer(formatter)), Effect.catchCause(report))
+
+export const run = (version: string) => runOn(version, NodeServices.layer)

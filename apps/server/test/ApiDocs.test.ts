@@ -7,8 +7,8 @@ import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Contract from "./support/Contract.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 interface Fetched {
   readonly status: number
@@ -57,7 +57,7 @@ const get = (
 /** The scripts a documentation page loads, in order. */
 const scriptsOf = (page: Buffer) => [...page.toString().matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]!)
 
-describe.each(testDatabases)("the documentation's cost on $name", (database) => {
+describe.each([inMemory])("the documentation's cost on $name", (database) => {
   let app: TestApp
 
   beforeAll(async () => {

@@ -6,17 +6,17 @@
 import { TestCardAcquirer } from "@fatura/application/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RedisServer, startRedisServer } from "../../../packages/redis/test/support/RedisServer.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { freshLoopback, type RawReply, send } from "./support/RawHttp.js"
 import { startApp, type TestApp, testCard } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 /** Tokenizations a minute per public token in these tests: a burst of 6, then one every 10 s. */
 const perMinute = 6
 
-// Where the counts live matters, not the database: Redis is tried on the first one.
+// Where the counts live matters, not the database: the use cases run on the in-memory ports.
 const variants = [
-  ...testDatabases.map((database) => ({ database, redis: false, name: `${database.name}, counted in memory` })),
-  { database: testDatabases[0]!, redis: true, name: `${testDatabases[0]!.name}, counted in Redis` }
+  { database: inMemory, redis: false, name: `${inMemory.name}, counted in memory` },
+  { database: inMemory, redis: true, name: `${inMemory.name}, counted in Redis` }
 ]
 
 describe.each(variants)("card tokenizations per public token on $name", ({ database, redis }) => {
@@ -25,7 +25,7 @@ describe.each(variants)("card tokenizations per public token on $name", ({ datab
   let port: number
 
   beforeAll(async () => {
-    // Room for a busy machine: a PGlite database to boot, and a redis-server to start.
+    // Room for a busy machine: a redis-server to start.
     redisServer = redis ? await startRedisServer() : undefined
     app = await startApp(database, {
       cardRateLimit: perMinute,

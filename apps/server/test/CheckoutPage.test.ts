@@ -2,8 +2,8 @@
 // token, with nothing personal or secret in its source. Its behaviour in a browser is the browser suite's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { boletoRequest, cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const payer = {
   name: "Beatriz Nogueira",
@@ -34,7 +34,7 @@ interface Created {
   readonly invoice: { readonly token_checkout: string }
 }
 
-describe.each(testDatabases)("the hosted checkout page on $name", (database) => {
+describe.each([inMemory])("the hosted checkout page on $name", (database) => {
   let app: TestApp
   let key: string
   let webhookSecret: string

@@ -1,6 +1,7 @@
-// SPEC 12.2: the built `fatura` program's company and key commands when no server holds the database — on the embedded
+// SPEC 12.2: the `fatura` program's company and key commands when no server holds the database — on the embedded
 // database, and on Postgres when TEST_DATABASE_URL is set — printing what `CliWithServer.test.ts` sees them print
-// through a running server. Every failure is one line on stderr and exit code 1; a bug says so, with its stack. A
+// through a running server. The commands run in this process; the built program runs as a process of its own where
+// the process is the subject: migrating a new database, a lock and a socket left behind or held, its version. Every failure is one line on stderr and exit code 1; a bug says so, with its stack. A
 // socket a dead server left behind does not stop the commands, and a socket that is not its user's alone is not used.
 import { execFile } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
@@ -13,7 +14,15 @@ import { Cause, Console, Effect, Exit, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Cli from "../src/Cli.js"
-import { administer, adminSocketOf, type CommandRun, embeddedIn, failedWith, fatura } from "./support/FaturaCommands.js"
+import {
+  administer,
+  adminSocketOf,
+  type CommandRun,
+  embeddedIn,
+  failedWith,
+  fatura,
+  faturaInProcess
+} from "./support/FaturaCommands.js"
 import { postgres } from "./support/TestDatabases.js"
 
 /** Above Linux's largest process id: no process has it. */
@@ -73,9 +82,9 @@ describe("fatura's company and key commands, with no server running", { timeout:
         VALUES (${administered.companyId}, 'secret', 'live', ${prefix}, ${hash}, now())`
     }).pipe(Effect.provide(Database.client({ _tag: "Embedded", dataDir })), Effect.scoped, Effect.runPromise)
 
-    const refused = await fatura(embeddedIn(dataDir), "keys", "revoke", `${prefix}…`)
+    const refused = await faturaInProcess(embeddedIn(dataDir), "keys", "revoke", `${prefix}…`)
     failedWith(refused, `2 active secret keys have the prefix ${prefix}: give the whole key to revoke one of them`)
-    const byKey = await fatura(embeddedIn(dataDir), "keys", "revoke", twin)
+    const byKey = await faturaInProcess(embeddedIn(dataDir), "keys", "revoke", twin)
     expect(byKey).toEqual({ code: 0, stdout: `revoked ${prefix}…\n`, stderr: "" })
   })
 
@@ -128,7 +137,7 @@ describe("fatura's company and key commands, with no server running", { timeout:
   it("says in one line that a data directory cannot be made", async () => {
     const file = join(scratch, "a-file")
     writeFileSync(file, "")
-    const failed = await fatura(embeddedIn(join(file, "data")), "keys", "list", "1")
+    const failed = await faturaInProcess(embeddedIn(join(file, "data")), "keys", "list", "1")
     expect(failed).toMatchObject({ code: 1, stdout: "" })
     expect(failed.stderr).toMatch(/^fatura: the embedded database cannot use .*a-file\/data: ENOTDIR[^\n]*\n$/)
   })
@@ -143,10 +152,10 @@ describe("fatura's company and key commands, with no server running", { timeout:
     ] as const
     // Refused before any database is opened: side by side.
     const [cnpj, pixKeyReplaced, ...refused] = await Promise.all([
-      fatura(embeddedIn(dataDir), ...create, "--cnpj", "11.444.777/0001-62"),
-      fatura(embeddedIn(dataDir), "company", "pix-key", "1", "pix@"),
+      faturaInProcess(embeddedIn(dataDir), ...create, "--cnpj", "11.444.777/0001-62"),
+      faturaInProcess(embeddedIn(dataDir), "company", "pix-key", "1", "pix@"),
       ...pixKeys.map(([pixKey]) =>
-        fatura(embeddedIn(dataDir), ...create, "--cnpj", "11.222.333/0001-81", "--pix-key", pixKey)
+        faturaInProcess(embeddedIn(dataDir), ...create, "--cnpj", "11.222.333/0001-81", "--pix-key", pixKey)
       )
     ])
     const oneLine = (run: CommandRun, start: string, why: string) => {

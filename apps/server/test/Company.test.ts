@@ -1,11 +1,11 @@
 // SPEC 4.5, 4.6, 5.3, 5.4: Company Infos and Active 3ds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inMemory } from "./support/InMemoryServices.js"
 import { startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const timestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 
-describe.each(testDatabases)("company on $name", (database) => {
+describe.each([inMemory])("company on $name", (database) => {
   let app: TestApp
 
   beforeAll(async () => {

@@ -8,8 +8,8 @@ import { Document } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RedisServer, startRedisServer } from "../../../packages/redis/test/support/RedisServer.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 /** Requests a second per key in these tests, in bursts of twice that. */
 const perSecond = 10
@@ -21,10 +21,10 @@ const largeMetadata = Object.fromEntries(
   Array.from({ length: 50 }, (_, index) => [String(index).padStart(255, "k"), "v".repeat(500)])
 )
 
-// Where the counts live matters, not the database: Redis is tried on the first one.
+// Where the counts live matters, not the database: the use cases run on the in-memory ports.
 const variants = [
-  ...testDatabases.map((database) => ({ database, redis: false, name: `${database.name}, counted in memory` })),
-  { database: testDatabases[0]!, redis: true, name: `${testDatabases[0]!.name}, counted in Redis` }
+  { database: inMemory, redis: false, name: `${inMemory.name}, counted in memory` },
+  { database: inMemory, redis: true, name: `${inMemory.name}, counted in Redis` }
 ]
 
 describe.each(variants)("what a key's responses cost on $name", ({ database, redis }) => {
@@ -32,7 +32,7 @@ describe.each(variants)("what a key's responses cost on $name", ({ database, red
   let redisServer: RedisServer | undefined
 
   beforeAll(async () => {
-    // Room for a busy machine: a PGlite database to boot, and a redis-server to start.
+    // Room for a busy machine: a redis-server to start.
     redisServer = redis ? await startRedisServer() : undefined
     app = await startApp(database, { rateLimitPerKey: perSecond, redisUrl: redisServer?.url })
   }, 120_000)

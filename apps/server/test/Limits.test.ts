@@ -3,8 +3,8 @@
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const mebibyte = 1024 * 1024
 
@@ -13,7 +13,7 @@ const bodyOf = (response: Response): Promise<any> => response.json()
 /** Nested `{ "a": … }` objects, `levels` deep counting the outermost. */
 const nested = (levels: number): unknown => (levels === 1 ? { a: 1 } : { a: nested(levels - 1) })
 
-describe.each(testDatabases)("request limits on $name", (database) => {
+describe.each([inMemory])("request limits on $name", (database) => {
   let app: TestApp
 
   beforeAll(async () => {

@@ -1,10 +1,10 @@
 // SPEC 1 and 11.1: request ids, unknown routes, health, readiness, the OpenAPI document and the docs page.
 import { ApiDocs } from "@fatura/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inMemory } from "./support/InMemoryServices.js"
 import { startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
-describe.each(testDatabases)("operations on $name", (database) => {
+describe.each([inMemory])("operations on $name", (database) => {
   let app: TestApp
   let key: string
 

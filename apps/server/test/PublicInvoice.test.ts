@@ -1,7 +1,7 @@
 // SPEC 4.7 and 5.5: the invoice as its payer sees it, behind the checkout token, with nothing personal in it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inMemory } from "./support/InMemoryServices.js"
 import { boletoRequest, cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const payer = {
   name: "Beatriz Nogueira",
@@ -10,7 +10,7 @@ const payer = {
   phone: "(21) 98765-4321"
 }
 
-describe.each(testDatabases)("the public invoice on $name", (database) => {
+describe.each([inMemory])("the public invoice on $name", (database) => {
   let app: TestApp
   let key: string
 

@@ -2,11 +2,11 @@
 // protected ones are not.
 import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inMemory } from "./support/InMemoryServices.js"
 import { send } from "./support/RawHttp.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
-describe.each(testDatabases)("public rate limits on $name", (database) => {
+describe.each([inMemory])("public rate limits on $name", (database) => {
   let app: TestApp
 
   beforeAll(async () => {

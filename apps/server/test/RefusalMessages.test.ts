@@ -7,6 +7,7 @@
 import { InvoiceStatus, PaymentMethod } from "@fatura/domain"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import {
   boletoRequest,
   cardRequest,
@@ -16,7 +17,6 @@ import {
   type TestApp,
   testCard
 } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 type Move = "refund part" | "refund all" | "sandbox pay" | "sandbox expire" | "sandbox chargeback" | "payer's pay"
 
@@ -79,7 +79,7 @@ const states: ReadonlyArray<State> = [
   ).map((status) => ({ method: "credit_card" as const, status }))
 ]
 
-describe.each(testDatabases)("refusal messages on $name", (database) => {
+describe.each([inMemory])("refusal messages on $name", (database) => {
   let app: TestApp
   const acquirer = gatedAcquirer()
 

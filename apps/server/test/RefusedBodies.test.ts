@@ -5,9 +5,9 @@
 // `100 Continue` is never asked for it, and a refused body that does arrive is discarded without desynchronising the
 // connection's next request.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inMemory } from "./support/InMemoryServices.js"
 import { connection, freshLoopback, type RawReply } from "./support/RawHttp.js"
 import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const mebibyte = 1024 * 1024
 
@@ -26,7 +26,7 @@ const sliver = `[${"1,".repeat(2 * 1024)}`
  */
 const answerWithinMs = 60_000
 
-describe.each(testDatabases)(
+describe.each([inMemory])(
   "bodies refused before they are read on $name",
   { timeout: 4 * answerWithinMs },
   (database) => {

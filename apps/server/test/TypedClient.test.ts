@@ -7,8 +7,8 @@ import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
+import { inMemory } from "./support/InMemoryServices.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
 
 const clientOf = (app: TestApp, key: string, headers: Record<string, string> = {}) =>
   HttpApiClient.make(FaturaApi, {
@@ -50,7 +50,7 @@ const tagOf = <A, E extends { readonly _tag: string }>(
     )
   )
 
-describe.each(testDatabases)("the typed client on $name", (database) => {
+describe.each([inMemory])("the typed client on $name", (database) => {
   let app: TestApp
   let key: string
 

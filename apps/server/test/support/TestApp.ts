@@ -25,12 +25,13 @@ import {
   RequestLimits
 } from "@fatura/http"
 import { RedisTokenBuckets } from "@fatura/redis"
-import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, References, Tracer } from "effect"
+import { Clock, type Duration, Effect, Layer, Logger, ManagedRuntime, Option, References, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as Services from "../../src/Services.js"
 import { nextCnpj } from "./Cnpj.js"
 import * as Contract from "./Contract.js"
+import * as InMemoryServices from "./InMemoryServices.js"
 import type { TestDatabase } from "./TestDatabases.js"
 
 export interface Reply {
@@ -90,9 +91,16 @@ export interface AppOptions {
   readonly metricsToken?: string
 }
 
-export const startApp = async (database: TestDatabase, options: AppOptions = {}) => {
+/** The use cases over `database`: a test database, or the in-memory ports (no SQL, nothing to start). */
+const servicesOn = async (database: TestDatabase | InMemoryServices.InMemory, settings: Services.Settings) => {
+  if (!("acquire" in database)) return { services: InMemoryServices.layer(settings), release: async () => {} }
   const { config, release } = await database.acquire()
-  const services = Services.layer(config, {
+  const services: ReturnType<typeof InMemoryServices.layer> = Services.layer(config, settings)
+  return { services, release }
+}
+
+export const startApp = async (database: TestDatabase | InMemoryServices.InMemory, options: AppOptions = {}) => {
+  const { services, release } = await servicesOn(database, {
     publicBaseUrl: "http://fatura.test",
     allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true,
     postbackTargets: options.postbackTargets,
@@ -215,12 +223,13 @@ export const startApp = async (database: TestDatabase, options: AppOptions = {})
       })
     )
 
-  /** Runs a query directly, for checks of what is stored. */
+  /** Runs a query directly, for checks of what is stored: on a test database only. */
   const query = (statement: string) =>
     runtime.runPromise(
       Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql.unsafe<Record<string, unknown>>(statement)
+        const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+        if (Option.isNone(sql)) return yield* Effect.die(new Error(`no SQL on ${database.name}: ${statement}`))
+        return yield* sql.value.unsafe<Record<string, unknown>>(statement)
       })
     )
 

@@ -1,23 +1,18 @@
-// A real Fatura server for the client's tests: `fatura serve` from this checkout's build, on the embedded database
-// in a directory of its own, on a free port, with the demo company's test key and webhook secret it prints. Clients
-// reach it through a proxy that holds every answer to the OpenAPI document the server serves.
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+// A Fatura server for the client's tests, in the test's own process: the HTTP layer of @fatura/http over every use
+// case on the in-memory ports (@fatura/application/testing), with the sandbox's providers and the real postback
+// sender, on a free loopback port, and the demo company `fatura serve` creates on a new database. Postbacks go out
+// every second, as the server's embedded worker sends them. Clients reach it through a proxy that holds every answer
+// to the OpenAPI document the server serves. The release's tests start the built `fatura serve` instead
+// (release/support/FaturaProcess.ts).
+import { NodeHttpServer } from "@effect/platform-node"
+import { Companies, Postbacks, PublicBaseUrl } from "@fatura/application"
+import { InMemoryPorts, TestApplication } from "@fatura/application/testing"
+import { FaturaHttp, NodeServer, RateLimiter } from "@fatura/http"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
+import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { startContractProxy } from "./ContractProxy.js"
-
-const main = new URL("../../../../apps/server/dist/main.js", import.meta.url).pathname
-
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
+import { freePort } from "./FreePort.js"
 
 export interface FaturaServer {
   /** Where clients go: the server behind the contract-checking proxy. */
@@ -26,74 +21,75 @@ export interface FaturaServer {
   readonly secretKey: string
   /** The secret that signs the demo company's test-mode postbacks (`whsec_…`). */
   readonly webhookSecret: string
-  /** All it printed so far. */
+  /** Every line it logged so far, as JSON. */
   readonly output: () => string
   /** Each answer so far that the served OpenAPI document does not tell, with why. */
   readonly contractProblems: () => ReadonlyArray<string>
-  /** Stops it (SIGTERM, waiting for its exit) and removes its database. */
+  /** Stops it, and its postback deliveries. */
   readonly stop: () => Promise<void>
 }
 
-const stopped = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        child.once("exit", () => resolve())
-        child.kill("SIGTERM")
-      })
+/** The server's use cases over the in-memory ports, with the providers `fatura serve` has in the sandbox. */
+const application = TestApplication.useCases.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      SandboxPixProvider.layer,
+      SandboxBoletoIssuer.layer,
+      SandboxCardAcquirer.layer,
+      HttpPostbackSender.layer,
+      NetworkPostbackTargets.layer
+    )
+  ),
+  Layer.provideMerge(InMemoryPorts.layer)
+)
 
-/** `fatura serve` on a fresh embedded database, once it listens; `env` adds to its configuration. */
-export const startFaturaServer = async (env: NodeJS.ProcessEnv = {}): Promise<FaturaServer> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "fatura-api-"))
-  const port = await freePort()
-  const child = spawn(process.execPath, [main, "serve"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: "",
-      FATURA_DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...env
-    }
+/** What the embedded server's worker does that these tests see: postbacks delivered every second. */
+const deliveries = Layer.effectDiscard(
+  Effect.gen(function* () {
+    yield* Effect.forkScoped((yield* Postbacks).run("api-test", "1 second"))
   })
+)
+
+/** The HTTP server on `port`, once it listens, with the demo company registered. */
+export const startFaturaServer = async (): Promise<FaturaServer> => {
+  const port = await freePort()
   let output = ""
-  const append = (chunk: Buffer) => {
-    output += chunk.toString()
-  }
-  child.stdout?.on("data", append)
-  child.stderr?.on("data", append)
-  const stop = async () => {
-    await stopped(child)
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-  // Shorter than the hooks' timeout (vitest.config.ts), so that a slow start fails saying what the server printed.
-  const deadline = Date.now() + 90_000
-  while (!output.includes("Listening on")) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop()
-      throw new Error(`the server did not start:\n${output}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  const secretKey = /sk_test_[0-9A-Za-z]{32}/.exec(output)?.[0]
-  const webhookSecret = /whsec_[0-9A-Za-z]{32}/.exec(output)?.[0]
-  if (secretKey === undefined || webhookSecret === undefined) {
-    await stop()
-    throw new Error(`the server printed no demo key and webhook secret:\n${output}`)
+  const server = FaturaHttp.serve({ disableListenLog: true }).pipe(
+    Layer.provide(Layer.effect(RateLimiter.RateLimiter, RateLimiter.inMemory)),
+    Layer.provide(NodeHttpServer.layer(NodeServer.create, { port, host: "127.0.0.1" })),
+    Layer.provideMerge(deliveries.pipe(Layer.provideMerge(application))),
+    Layer.provide(Layer.succeed(PublicBaseUrl, `http://localhost:${port}`)),
+    Layer.provide(
+      Logger.layer([
+        Logger.map(Logger.formatJson, (line) => {
+          output += `${line}\n`
+        })
+      ])
+    )
+  )
+  const runtime = ManagedRuntime.make(server)
+  const demo = await runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* (yield* Companies).registerDemoIfEmpty
+    })
+  )
+  if (Option.isNone(demo)) {
+    await runtime.dispose()
+    throw new Error("the new in-memory database already had a company")
   }
   const proxy = await startContractProxy(`http://127.0.0.1:${port}`).catch(async (error) => {
-    await stop()
+    await runtime.dispose()
     throw error
   })
   return {
     url: proxy.url,
-    secretKey,
-    webhookSecret,
+    secretKey: demo.value.secretKey,
+    webhookSecret: demo.value.webhookSecret,
     output: () => output,
     contractProblems: proxy.problems,
     stop: async () => {
       await proxy.close()
-      await stop()
+      await runtime.dispose()
     }
   }
 }

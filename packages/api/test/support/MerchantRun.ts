@@ -2,7 +2,14 @@
 // checks what it printed; the release test runs the very same file from a project that installed the packages.
 import { spawn } from "node:child_process"
 import { expect } from "@effect/vitest"
-import { type FaturaServer, freePort } from "./FaturaServer.js"
+import { freePort } from "./FreePort.js"
+
+/** A server the example can reach: in this process (./FaturaServer.ts) or the release's (release/support). */
+export interface MerchantServer {
+  readonly url: string
+  readonly secretKey: string
+  readonly webhookSecret: string
+}
 
 export interface MerchantRun {
   readonly exitCode: number | null
@@ -11,7 +18,7 @@ export interface MerchantRun {
 }
 
 /** `node <file>` (Node strips the types) with the server's URL, key and webhook secret, to its end. */
-export const runMerchant = async (file: string, server: FaturaServer, cwd?: string): Promise<MerchantRun> => {
+export const runMerchant = async (file: string, server: MerchantServer, cwd?: string): Promise<MerchantRun> => {
   const child = spawn(process.execPath, [file], {
     cwd,
     env: {
