@@ -58,11 +58,9 @@ Effect.gen(function* () {
     Effect.provideService(References.MinimumLogLevel, config.logLevel),
     Effect.provide(Logger.layer([Logger.consoleJson]))
   )
-}).pipe(
-  Effect.provide(counting),
-  Effect.provide(NodeServices.layer),
-  Effect.runPromiseExit
-).then((exit) => {
-  console.error(String(exit))
-  process.exit(1)
 })
+  .pipe(Effect.provide(counting), Effect.provide(NodeServices.layer), Effect.runPromiseExit)
+  .then((exit) => {
+    console.error(String(exit))
+    process.exit(1)
+  })

@@ -13,9 +13,10 @@ import { fileURLToPath } from "node:url"
 import pg from "pg"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
-const adminUrl = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
-const requests = Number(process.env.BENCH_REQUESTS ?? 500)
-const warmup = Number(process.env.BENCH_WARMUP_REQUESTS ?? 300)
+const fromEnv = (name, fallback) => process.env[name] ?? fallback
+const adminUrl = fromEnv("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+const requests = Number(fromEnv("BENCH_REQUESTS", 500))
+const warmup = Number(fromEnv("BENCH_WARMUP_REQUESTS", 300))
 
 const admin = async (sql) => {
   const client = new pg.Client({ connectionString: adminUrl })
@@ -75,8 +76,15 @@ try {
   }
   const created = execFileSync(
     process.execPath,
-    ["apps/server/dist/main.js", "company", "create", "--name", "Loja Trabalho Ltda", "--cnpj", "11.222.333/0001-81"]
-      .concat(["--email", "work@example.com", "--json"]),
+    [
+      "apps/server/dist/main.js",
+      "company",
+      "create",
+      "--name",
+      "Loja Trabalho Ltda",
+      "--cnpj",
+      "11.222.333/0001-81"
+    ].concat(["--email", "work@example.com", "--json"]),
     { cwd: root, env, encoding: "utf8" }
   )
   process.stderr.write("work: the server answers; made a company\n")
@@ -127,7 +135,7 @@ try {
     )
   }
   console.log(
-    `LOG_LEVEL ${process.env.LOG_LEVEL ?? "(default: info)"}, ${requests} requests per scenario after ${warmup}:\n\n` +
+    `LOG_LEVEL ${fromEnv("LOG_LEVEL", "(default: info)")}, ${requests} requests per scenario after ${warmup}:\n\n` +
       "| Request | fiber steps | KB allocated | ms CPU (noisy) | bytes logged |\n|---|---|---|---|---|\n" +
       rows.join("\n")
   )
