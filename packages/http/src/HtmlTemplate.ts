@@ -32,7 +32,7 @@ export interface Template<Slot extends string> {
 }
 
 /** A file of `assets/` as text. */
-export const asset = (path: string): string =>
+const asset = (path: string): string =>
   readFileSync(new URL(`../assets/${path}`, import.meta.url), { encoding: "utf8" })
 
 /** `source` inline in an element whose content is raw text, which it must not end early. */
