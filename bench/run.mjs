@@ -175,7 +175,9 @@ const peakRssMb = (server) =>
 const startService = async (name, database, serveArgs = []) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", PUBLIC_BASE_URL: url }
+  // At the service's default log level (info: an access-log line per request), as it runs unless told otherwise.
+  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: url }
+  delete env.LOG_LEVEL
   // No per-key rate limit in the way of the load (the setting is ignored by a service without one).
   env.FATURA_RATE_LIMIT = "1000000000"
   delete env.DATABASE_URL

@@ -1,7 +1,7 @@
 // One log line and one metrics sample for every request, whatever answered it (SPEC 11.1, 11.2), labelled by the route
 // the router matched — or `unmatched` — never by anything the client wrote. The line also says how many bytes of the
 // body the edge read and parsed: none for a request refused on its headers.
-import { Clock, Context, Effect } from "effect"
+import { Clock, Context, Effect, LogLevel, References } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as HttpMetrics from "./HttpMetrics.js"
 
@@ -24,30 +24,41 @@ const loggedPath = (url: string) => {
   return (queryStart === -1 ? url : url.slice(0, queryStart)).slice(0, 256)
 }
 
+/**
+ * `next` with its line and its sample, written when it answers (an answer it fails with is the edge's to write). Few
+ * fiber steps on every request: the references and the clock read once from the fiber, the metrics updated in place,
+ * and the line's effect built only when its level is logged (the default, info).
+ */
 export const record = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const started = yield* Clock.currentTimeMillis
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+    const clock = fiber.getRef(Clock.Clock)
+    const started = clock.currentTimeMillisUnsafe()
+    const logged = !LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")
     const matched: { route: string | undefined } = { route: undefined }
     const parsed = { bytes: 0 }
-    const response = yield* next.pipe(
-      Effect.provideService(MatchedRoute, matched),
-      Effect.provideService(ParsedBody, parsed)
-    )
-    const durationMs = (yield* Clock.currentTimeMillis) - started
-    const route = matched.route ?? HttpMetrics.unmatched
-    yield* Effect.logInfo("request").pipe(
-      Effect.annotateLogs({
-        method: request.method,
-        route,
-        path: loggedPath(request.url),
-        status: response.status,
-        parsedBodyBytes: parsed.bytes,
-        durationMs
+    return next.pipe(
+      Effect.updateContext((context: Context.Context<R>) =>
+        Context.add(Context.add(context, MatchedRoute, matched), ParsedBody, parsed)
+      ),
+      Effect.flatMap((response) => {
+        const durationMs = clock.currentTimeMillisUnsafe() - started
+        const route = matched.route ?? HttpMetrics.unmatched
+        HttpMetrics.recordUnsafe(fiber.context, request.method, route, response.status, durationMs / 1000)
+        if (!logged) return Effect.succeed(response)
+        return Effect.as(
+          Effect.annotateLogs(Effect.logInfo("request"), {
+            method: request.method,
+            route,
+            path: loggedPath(request.url),
+            status: response.status,
+            parsedBodyBytes: parsed.bytes,
+            durationMs
+          }),
+          response
+        )
       })
     )
-    yield* HttpMetrics.record(request.method, route, response.status, durationMs / 1000)
-    return response
   })

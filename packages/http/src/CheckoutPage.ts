@@ -1,7 +1,10 @@
 // The hosted checkout page (SPEC 11.3) as one self-contained HTML document: inline style and script under a
-// per-response nonce, the pix QR code as an inline image, nothing fetched from anywhere but this server.
+// per-response nonce, the pix QR code as an inline image, nothing fetched from anywhere but this server. The page,
+// its style and its script are files of assets/checkout/, read when the server starts (`HtmlTemplate`); the sections
+// that depend on the invoice's method and status are written here.
 import { Boleto, Card, Cents, Invoice, type InvoiceStatus, Timestamp } from "@fatura/domain"
 import * as Html from "./Html.js"
+import * as HtmlTemplate from "./HtmlTemplate.js"
 
 export interface CheckoutView {
   readonly invoice: Invoice.Invoice
@@ -19,12 +22,22 @@ export interface CheckoutView {
   readonly nonce: string
 }
 
-/** JSON that is safe inside a `<script>` element: nothing in it can close the element or open a comment. */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029")
+const templates = {
+  page: HtmlTemplate.read("checkout/page.html", [
+    "nonce",
+    "merchant",
+    "items",
+    "total",
+    "method",
+    "status",
+    "statusLabel",
+    "payment",
+    "environment",
+    "config"
+  ]),
+  cardForm: HtmlTemplate.read("checkout/card-form.html", ["installments", "payLabel"]),
+  message: HtmlTemplate.read("checkout/message.html", ["nonce", "title", "text"])
+}
 
 const statusLabels: Record<InvoiceStatus.InvoiceStatus, string> = {
   pending: "Aguardando pagamento",
@@ -47,6 +60,8 @@ const refusalLabels: Record<string, string> = {
 /** The refusal of a card payment in the payer's words. */
 export const refusalMessage = (reason: string | null): string =>
   (reason === null ? undefined : refusalLabels[reason]) ?? "O pagamento não foi aprovado."
+
+const payLabel = (invoice: Invoice.Invoice) => `Pagar ${Cents.formatBRL(invoice.amount)}`
 
 const methodLabels: Record<Invoice.Invoice["method"], string> = {
   pix: "Pix",
@@ -107,36 +122,11 @@ const installmentOptions = (amount: Cents.Cents) => {
   return options.join("")
 }
 
-const cardFormSection = (view: CheckoutView) => `
-    <section class="panel" aria-labelledby="pay-title">
-      <h2 id="pay-title">Pague com cartão de crédito</h2>
-      <form id="card-form" novalidate>
-        <label class="label" for="card-number">Número do cartão</label>
-        <input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required>
-        <label class="label" for="card-name">Nome impresso no cartão</label>
-        <input id="card-name" name="name" autocomplete="cc-name" required>
-        <div class="row">
-          <div>
-            <label class="label" for="card-expiry">Validade (MM/AA)</label>
-            <input id="card-expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/AA" required>
-          </div>
-          <div>
-            <label class="label" for="card-cvv">CVV</label>
-            <input id="card-cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required>
-          </div>
-        </div>
-        <label class="label" for="card-installments">Parcelas</label>
-        <select id="card-installments" name="installments">${installmentOptions(view.invoice.amount)}</select>
-        <div id="three-d-secure" class="challenge" hidden>
-          <p><strong>Autenticação 3-D Secure</strong></p>
-          <p class="muted">Ambiente de testes: escolha o resultado que o banco emissor daria.</p>
-          <button type="button" class="button" id="three-d-secure-approve">Autenticar</button>
-          <button type="button" class="button secondary" id="three-d-secure-deny">Não autenticar</button>
-        </div>
-        <p id="card-error" class="error" role="alert" hidden></p>
-        <button id="card-submit" class="button" type="submit">Pagar ${Cents.formatBRL(view.invoice.amount)}</button>
-      </form>
-    </section>`
+const cardFormSection = (view: CheckoutView) =>
+  templates.cardForm.fill({
+    installments: HtmlTemplate.markup(installmentOptions(view.invoice.amount)),
+    payLabel: payLabel(view.invoice)
+  })
 
 const threeDSecureLine = (card: Invoice.CardDetails) => {
   const result = card.threeDSecure
@@ -226,165 +216,6 @@ const itemsSection = (invoice: Invoice.Invoice) =>
         .join("")}
       </ul>`
 
-const style = `
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c2430;background:#f3f5f8}
-main{max-width:480px;margin:0 auto;padding:16px}
-header{margin:8px 0 16px}
-h1{font-size:1.25rem;margin:0}
-h2{font-size:1.1rem;margin:0 0 12px}
-.panel{background:#fff;border-radius:12px;padding:16px;margin-bottom:16px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-.items{list-style:none;margin:0 0 12px;padding:0}
-.items li{display:flex;justify-content:space-between;gap:12px;padding:4px 0;border-bottom:1px solid #eef0f3;overflow-wrap:anywhere}
-.total{display:flex;justify-content:space-between;font-size:1.25rem;font-weight:700}
-.status{display:inline-block;padding:2px 10px;border-radius:999px;font-size:.85rem;background:#fff4d6;color:#7a5600}
-.status-paid{background:#dcf5e6;color:#13613a}
-.status-refused,.status-expired,.status-chargedback{background:#fde2e1;color:#8f1d18}
-.muted{color:#5b6675;font-size:.9rem}
-.qr{display:block;width:240px;max-width:100%;height:auto;margin:8px auto 16px;image-rendering:pixelated}
-.label{display:block;font-size:.9rem;margin:12px 0 4px}
-input,select,textarea{width:100%;font:inherit;padding:10px;border:1px solid #c6ccd5;border-radius:8px;background:#fff}
-.code{resize:none;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
-.row{display:flex;gap:12px}
-.row>div{flex:1;min-width:0}
-.button{display:block;width:100%;margin-top:12px;padding:12px;border:0;border-radius:8px;background:#1357d6;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
-.button.secondary{background:#e8eefb;color:#1357d6}
-.button:disabled{opacity:.6;cursor:progress}
-.error{color:#8f1d18;background:#fde2e1;border-radius:8px;padding:8px 12px}
-.challenge{margin-top:16px;padding:12px;border:1px dashed #1357d6;border-radius:8px}
-.success h2{color:#13613a}
-.failure h2{color:#8f1d18}
-footer{text-align:center;color:#5b6675;font-size:.8rem}
-`
-
-// The page's behaviour: copy buttons, the pix countdown, polling the public invoice until it leaves `pending`,
-// and the card form (tokenize with the public token, then pay with the checkout token).
-const script = `
-const config = JSON.parse(document.getElementById("checkout-config").textContent)
-const api = (path, init) => fetch(path, init).then(async (response) => ({ ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) }))
-const invoiceUrl = "/api/v2/public/invoices/" + config.secureId
-const tokenQuery = "?token=" + encodeURIComponent(config.checkoutToken)
-
-for (const button of document.querySelectorAll("[data-copy]")) {
-  button.addEventListener("click", async () => {
-    const field = document.getElementById(button.dataset.copy)
-    const label = button.textContent
-    try {
-      await navigator.clipboard.writeText(field.value)
-    } catch {
-      field.select()
-      document.execCommand("copy")
-    }
-    button.textContent = "Copiado!"
-    setTimeout(() => { button.textContent = label }, 2000)
-  })
-}
-
-const countdown = document.getElementById("pix-countdown")
-if (countdown) {
-  const expiresAt = Number(countdown.dataset.expiresAt)
-  const tick = () => {
-    const left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000))
-    const hours = Math.floor(left / 3600)
-    const minutes = String(Math.floor((left % 3600) / 60)).padStart(2, "0")
-    const seconds = String(left % 60).padStart(2, "0")
-    countdown.textContent = left === 0 ? "instantes" : (hours > 0 ? hours + ":" : "") + minutes + ":" + seconds
-  }
-  tick()
-  setInterval(tick, 1000)
-}
-
-let paying = false
-if (config.status === "pending") {
-  const poll = async () => {
-    if (!paying) {
-      const reply = await api(invoiceUrl + tokenQuery).catch(() => null)
-      if (reply && reply.ok && reply.body.status !== config.status) return location.reload()
-    }
-    setTimeout(poll, config.pollMilliseconds)
-  }
-  setTimeout(poll, config.pollMilliseconds)
-}
-
-const fieldMessages = {
-  number: "Confira o número do cartão.",
-  first_name: "Informe o nome impresso no cartão.",
-  last_name: "Informe o nome e o sobrenome impressos no cartão.",
-  month: "Confira o mês de validade.",
-  year: "Confira a validade do cartão.",
-  security_code: "Confira o código de segurança (CVV)."
-}
-const messageOf = (reply) => {
-  const issue = (reply.body.issues || [])[0]
-  const field = issue ? String(issue.path).split(".").pop() : ""
-  if (fieldMessages[field]) return fieldMessages[field]
-  if (reply.status === 429) return "Muitas tentativas. Aguarde um momento e tente de novo."
-  if (reply.status === 503) return "O processador de cartões está indisponível. Tente de novo em instantes."
-  if (reply.status === 422 && reply.body.code === "installment_too_small") return "Escolha menos parcelas."
-  if (reply.status === 409 || reply.status === 404) return "Esta cobrança não pode mais ser paga. Recarregue a página."
-  return "Não foi possível processar o cartão. Confira os dados e tente de novo."
-}
-
-const randomHex = (bytes) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("")
-
-// The sandbox stands in for the issuer's 3-D Secure challenge: the payer picks the issuer's answer.
-const authenticate = () => new Promise((resolve) => {
-  const panel = document.getElementById("three-d-secure")
-  panel.hidden = false
-  const done = (result) => { panel.hidden = true; resolve(result) }
-  document.getElementById("three-d-secure-approve").onclick = () =>
-    done({ eci: "05", cavv: btoa(randomHex(10)), xid: btoa(randomHex(10)), version: "2.2.0", referenceid: crypto.randomUUID() })
-  document.getElementById("three-d-secure-deny").onclick = () => done({})
-})
-
-const form = document.getElementById("card-form")
-if (form) {
-  const error = document.getElementById("card-error")
-  const submit = document.getElementById("card-submit")
-  const show = (message) => { error.textContent = message; error.hidden = message === "" }
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault()
-    if (paying) return
-    show("")
-    const value = (id) => document.getElementById(id).value.trim()
-    const name = value("card-name").split(/\\s+/).filter(Boolean)
-    const expiry = value("card-expiry").replace(/[^0-9]/g, "")
-    const year = expiry.slice(2)
-    const card = {
-      number: value("card-number"),
-      first_name: name[0] || "",
-      last_name: name.slice(1).join(" ") || "",
-      month: expiry.slice(0, 2),
-      year: year.length === 2 ? "20" + year : year,
-      security_code: value("card-cvv")
-    }
-    paying = true
-    submit.disabled = true
-    submit.textContent = "Processando…"
-    const finish = (message) => {
-      paying = false
-      submit.disabled = false
-      submit.textContent = config.payLabel
-      show(message)
-    }
-    const tokenized = await api("/api/v2/public/cards", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: "Bearer " + config.publicToken },
-      body: JSON.stringify(card)
-    }).catch(() => null)
-    if (!tokenized || !tokenized.ok) return finish(tokenized ? messageOf(tokenized) : "Sem conexão. Tente de novo.")
-    const threeDSecure = config.sandboxThreeDSecure ? await authenticate() : {}
-    const paid = await api(invoiceUrl + "/pay" + tokenQuery, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ card: { token: tokenized.body.token, installment: Number(value("card-installments")), ...threeDSecure } })
-    }).catch(() => null)
-    if (!paid || !paid.ok) return finish(paid ? messageOf(paid) : "Sem conexão. Tente de novo.")
-    location.reload()
-  })
-}
-`
-
 /** The whole page for `view`. */
 export const render = (view: CheckoutView): string => {
   const invoice = view.invoice
@@ -394,35 +225,21 @@ export const render = (view: CheckoutView): string => {
     publicToken: view.publicToken,
     status: invoice.status,
     sandboxThreeDSecure: view.sandboxThreeDSecure,
-    payLabel: `Pagar ${Cents.formatBRL(invoice.amount)}`,
+    payLabel: payLabel(invoice),
     pollMilliseconds: 3000
   }
-  return `<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Pagamento para ${Html.escapeText(view.merchantName)}</title>
-<style nonce="${view.nonce}">${style}</style>
-</head>
-<body>
-  <main>
-    <header>
-      <p class="muted">Pagamento para</p>
-      <h1 id="merchant">${Html.escapeText(view.merchantName)}</h1>
-    </header>
-    <section class="panel" aria-label="Resumo">${itemsSection(invoice)}
-      <div class="total"><span>Total</span><span id="total">${Cents.formatBRL(invoice.amount)}</span></div>
-      <p class="muted">${methodLabels[invoice.method]} · <span id="status" class="status status-${invoice.status}">${statusLabels[invoice.status]}</span></p>
-    </section>${paymentSection(view)}
-    <footer>Pagamento processado por Fatura${invoice.mode === "test" ? " · ambiente de testes" : ""}</footer>
-  </main>
-  <script id="checkout-config" type="application/json">${scriptJson(config)}</script>
-  <script nonce="${view.nonce}">${script}</script>
-</body>
-</html>
-`
+  return templates.page.fill({
+    nonce: view.nonce,
+    merchant: view.merchantName,
+    items: HtmlTemplate.markup(itemsSection(invoice)),
+    total: Cents.formatBRL(invoice.amount),
+    method: methodLabels[invoice.method],
+    status: invoice.status,
+    statusLabel: statusLabels[invoice.status],
+    payment: HtmlTemplate.markup(paymentSection(view)),
+    environment: invoice.mode === "test" ? " · ambiente de testes" : "",
+    config: HtmlTemplate.scriptJson(config)
+  })
 }
 
 /** The page's Content-Security-Policy: its own inline code only, images inline, calls to this server only. */
@@ -439,22 +256,5 @@ export const contentSecurityPolicy = (nonce: string): string =>
   ].join("; ")
 
 /** A page with one message: an unknown invoice or a wrong token (alike, so that neither is told apart), or an outage. */
-export const message = (nonce: string, title: string, text: string): string => `<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${Html.escapeText(title)}</title>
-<style nonce="${nonce}">${style}</style>
-</head>
-<body>
-  <main>
-    <section class="panel">
-      <h2>${Html.escapeText(title)}</h2>
-      <p>${Html.escapeText(text)}</p>
-    </section>
-  </main>
-</body>
-</html>
-`
+export const message = (nonce: string, title: string, text: string): string =>
+  templates.message.fill({ nonce, title, text })

@@ -93,7 +93,9 @@ export class Invoices extends Context.Service<
         return Effect.as(Effect.fromResult(Invoice.checkItemsTotal(items, amount)), items)
       }
 
-      const create = Effect.fn("Invoices.create")(function* (principal: Principal, input: CreateInvoiceInput) {
+      // The use cases every request runs are untraced: `Effect.fn` captures a call site and opens a span on each call,
+      // which the server (its tracer off) pays for and never reads (issue 25).
+      const create = Effect.fnUntraced(function* (principal: Principal, input: CreateInvoiceInput) {
         const run = yield* CurrentIdempotentRun
         const point = run?.recoveryPoint == null ? null : yield* RecoveryPoint.read(run.recoveryPoint)
         if (point !== null) {
@@ -248,7 +250,7 @@ export class Invoices extends Context.Service<
         return view
       })
 
-      const find = Effect.fn("Invoices.find")(function* (principal: Principal, raw: string) {
+      const find = Effect.fnUntraced(function* (principal: Principal, raw: string) {
         const reference = parseReference(raw)
         if (Option.isNone(reference)) return yield* new InvoiceNotFound({ reference: raw })
         const found = yield* invoices.findWithCompany(
@@ -261,7 +263,7 @@ export class Invoices extends Context.Service<
         return found.value
       })
 
-      const findForPayer = Effect.fn("Invoices.findForPayer")(function* (raw: string, token: string) {
+      const findForPayer = Effect.fnUntraced(function* (raw: string, token: string) {
         const secureId = parseSecureId(raw)
         if (Option.isNone(secureId)) return yield* new InvoiceNotFound({ reference: raw })
         const found = yield* invoices.findBySecureId(secureId.value)
@@ -272,7 +274,7 @@ export class Invoices extends Context.Service<
         return { invoice: found.value, company }
       })
 
-      const checkout = Effect.fn("Invoices.checkout")(function* (secureId: string, token: string) {
+      const checkout = Effect.fnUntraced(function* (secureId: string, token: string) {
         const found = yield* findForPayer(secureId, token)
         const candidate = yield* publicTokenCandidate(found.company.id, found.invoice.mode, yield* Clock.now)
         return { ...found, publicToken: yield* companies.publicToken(candidate) }
