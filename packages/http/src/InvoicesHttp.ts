@@ -7,6 +7,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import { invoiceResponse } from "./InvoiceResponse.js"
 import * as RequestBody from "./RequestBody.js"
+import * as RoutePolicy from "./RoutePolicy.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
 
@@ -68,6 +69,15 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
     dueDate: request.due_date ?? null,
     card: request.card === undefined ? null : toCardInput(request.card)
   }
+}
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"invoices"> = {
+  // Creating an invoice calls its method's provider; a refund of a pix paid through a provider is returned through it.
+  create: { access: "secretKey", callsProviders: true },
+  list: RoutePolicy.secretKey,
+  refund: { access: "secretKey", callsProviders: true },
+  search: RoutePolicy.secretKey
 }
 
 export const layer = HttpApiBuilder.group(

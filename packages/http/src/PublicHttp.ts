@@ -8,6 +8,7 @@ import * as BoletoPdf from "./BoletoPdf.js"
 import { toResponse } from "./FailureResponses.js"
 import { toCardInput } from "./InvoicesHttp.js"
 import * as RequestBody from "./RequestBody.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 
 /** An invoice as its payer sees it (SPEC 5.5). */
 const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => {
@@ -30,6 +31,15 @@ const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => 
 }
 
 const zip = (digits: string) => (digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits)
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"public"> = {
+  invoice: { access: "checkoutToken", callsProviders: false },
+  // Tokenizing a card and paying with one call the card acquirer.
+  tokenizeCard: { access: "publicToken", callsProviders: true },
+  pay: { access: "checkoutToken", callsProviders: true },
+  boletoPdf: { access: "checkoutToken", callsProviders: false }
+}
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,

@@ -6,6 +6,14 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import * as RequestBody from "./RequestBody.js"
+import * as RoutePolicy from "./RoutePolicy.js"
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"sandbox"> = {
+  pay: RoutePolicy.secretKey,
+  expire: RoutePolicy.secretKey,
+  chargeback: RoutePolicy.secretKey
+}
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,
