@@ -237,8 +237,8 @@ export const make = Effect.gen(function* () {
 
   /**
    * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload`
-   * says whether the route reads a body: a body it reads but cannot decode is answered 400 by the route, which is
-   * never stored, and a body it ignores is no part of what a repeat must match. `callsProviders` says whether the
+   * says whether the route reads a body: a body it ignores is no part of what a repeat must match, and one that does
+   * not decode to its payload is answered 400, which is never stored. `callsProviders` says whether the
    * route's use case calls a provider, and so runs under a lease instead of in one transaction.
    */
   return <E, R>(
@@ -259,7 +259,6 @@ export const make = Effect.gen(function* () {
         )
       }
       const body = yield* RequestBody.RequestBody
-      if (takesPayload && body._tag === "Refused") return yield* next
       const { route, params } = yield* HttpRouter.RouteContext
       const digest = yield* Effect.result(cardDigestOnce)
       if (Result.isFailure(digest)) return unavailable()

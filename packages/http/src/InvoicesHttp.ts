@@ -1,12 +1,11 @@
 // Handlers of the Invoices group: wire request → use case → Invoice transaction.
-import { Caller, CreateInvoiceRequest, FaturaApi, RefundRequest } from "@fatura/api"
+import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
 import { type CardInput, type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
 import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import { invoiceResponse } from "./InvoiceResponse.js"
-import * as RequestBody from "./RequestBody.js"
 import * as RoutePolicy from "./RoutePolicy.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
@@ -86,12 +85,9 @@ export const layer = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
     const lifecycle = yield* InvoiceLifecycle
-    const createPayload = RequestBody.payload(CreateInvoiceRequest)
-    const refundPayload = RequestBody.payload(RefundRequest)
     return handlers
-      .handleRaw("create", () =>
+      .handle("create", ({ payload }) =>
         Effect.gen(function* () {
-          const payload = yield* createPayload
           const caller = yield* Caller
           return invoiceResponse(
             yield* invoices.create(caller, toCreateInput(payload)).pipe(Effect.mapError(toResponse)),
@@ -118,9 +114,8 @@ export const layer = HttpApiBuilder.group(
           }
         }).pipe(Effect.mapError(toResponse))
       )
-      .handleRaw("refund", () =>
+      .handle("refund", ({ payload }) =>
         Effect.gen(function* () {
-          const payload = yield* refundPayload
           const view = yield* lifecycle
             .refund(yield* Caller, String(payload.id), payload.amount ?? null, payload.reason ?? null)
             .pipe(Effect.mapError(toResponse))

@@ -82,7 +82,6 @@ const notified = (allowance: Effect.Effect<boolean>) =>
   Effect.gen(function* () {
     const settlements = yield* PixSettlements
     const body = yield* RequestBody
-    if (body._tag === "Refused") return ErrorResponses.of(body.error)
     if (body._tag === "Empty") {
       const message = `the body must be ${shape}`
       return ErrorResponses.of(new InvalidRequest({ message, issues: [{ path: "", message }] }))
