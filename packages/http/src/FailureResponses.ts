@@ -2,6 +2,7 @@
 // refusal in domain words becomes a status and a `code`, and the type of each answer follows the failure it answers.
 import {
   Forbidden,
+  IdempotencyConflict,
   InvalidRequest,
   InvalidState,
   NotFound,
@@ -19,6 +20,7 @@ import type {
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
+  LeaseLost,
   MoveNotAllowed,
   PixProviderRefused,
   PixProviderUnavailable,
@@ -54,6 +56,7 @@ type Failure =
   | EventNotFound
   | PostbackTargetRefused
   | UnusablePixKey
+  | LeaseLost
 
 /** Each failure, by its tag. */
 type FailureByTag = { readonly [F in Failure as F["_tag"]]: F }
@@ -82,6 +85,7 @@ interface Responses {
   readonly InsufficientBalance: Unprocessable
   readonly PostbackTargetRefused: Unprocessable
   readonly UnusablePixKey: Unprocessable
+  readonly LeaseLost: IdempotencyConflict
 }
 
 const blockMessage = (block: CompanyBlocked["block"]) =>
@@ -93,6 +97,13 @@ const blockMessage = (block: CompanyBlocked["block"]) =>
 
 const invalidRequest = (path: string, message: string) =>
   new InvalidRequest({ message: `${path}: ${message}`, issues: [{ path, message }] })
+
+/** What a request is told while another holds its `Idempotency-Key`. */
+export const stillRunning = () =>
+  new IdempotencyConflict({
+    code: "idempotency_in_progress",
+    message: "a request with this Idempotency-Key is still running"
+  })
 
 const table: { readonly [T in keyof Responses]: (failure: FailureByTag[T]) => Responses[T] } = {
   Unauthenticated: (failure) =>
@@ -141,7 +152,9 @@ const table: { readonly [T in keyof Responses]: (failure: FailureByTag[T]) => Re
       message: `the company's pix key cannot receive pix (${failure.reason}): pix invoices are refused until it is replaced with a valid key`
     }),
   // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.
-  UnknownCursor: () => new NotFound({ message: "starting_after: nothing of yours has that id" })
+  UnknownCursor: () => new NotFound({ message: "starting_after: nothing of yours has that id" }),
+  // A run whose lease a repeat took over stops at its next checkpoint: the repeat is now the request in progress.
+  LeaseLost: stillRunning
 }
 
 /** The contract's error for `failure`, by the table: its type follows the failure's tag. */
