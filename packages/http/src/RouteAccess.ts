@@ -5,14 +5,13 @@
 // read (`RequestBody.read`), once; then a POST with an `Idempotency-Key` runs once for that principal on that route.
 // A request refused on its headers is answered without a byte of its body read: the Node server then discards what
 // is left of it, up to a bound, or closes the connection.
-import { FaturaApi, NotFound, RateLimited } from "@fatura/api"
+import { FaturaApi, NotFound, PublicTokenAuthorization, RateLimited, SecretKeyAuthorization } from "@fatura/api"
 import { Authentication, Invoices, Secrets } from "@fatura/application"
-import { Effect, Option, Result } from "effect"
+import { Effect, Option, Redacted, Result } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { HttpApi } from "effect/http-api"
+import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
 import * as CardVelocity from "./CardVelocity.js"
-import * as Credentials from "./Credentials.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { toResponse } from "./FailureResponses.js"
 import * as Idempotency from "./Idempotency.js"
@@ -46,6 +45,19 @@ const policies = (
   for (const route of others) byRoute.set(`${route.method} ${route.path}`, route.policy)
   return byRoute
 }
+
+/**
+ * The token each credential the contract declares is read from, as the framework reads it for the contract's own
+ * security middlewares (`Authorization: Bearer …`, the scheme in any case): empty when there is none.
+ */
+const secretKeyToken = Effect.map(
+  HttpApiBuilder.securityDecode(SecretKeyAuthorization.security.secretKey),
+  Redacted.value
+)
+const publicToken = Effect.map(
+  HttpApiBuilder.securityDecode(PublicTokenAuthorization.security.publicToken),
+  Redacted.value
+)
 
 /** The client's address, one spelling per address (an IPv4 client seen through an IPv6 socket is the IPv4 one). */
 const clientAddress = (request: HttpServerRequest.HttpServerRequest) => {
@@ -115,7 +127,11 @@ export const middleware = (contract: RoutePolicy.OfContract, others: ReadonlyArr
         readonly [A in RoutePolicy.Access]: (
           request: HttpServerRequest.HttpServerRequest,
           policy: RoutePolicy.RoutePolicy
-        ) => Effect.Effect<Admission, never, HttpServerRequest.ParsedSearchParams | HttpRouter.RouteContext>
+        ) => Effect.Effect<
+          Admission,
+          never,
+          HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams | HttpRouter.RouteContext
+        >
       } = {
         open: () => Effect.succeed(anonymous),
 
@@ -133,8 +149,7 @@ export const middleware = (contract: RoutePolicy.OfContract, others: ReadonlyArr
 
         secretKey: (request) =>
           Effect.gen(function* () {
-            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
-            const authenticated = yield* Effect.result(authentication.authenticate(token))
+            const authenticated = yield* Effect.result(authentication.authenticate(yield* secretKeyToken))
             if (Result.isFailure(authenticated)) {
               const refusal = ErrorResponses.of(toResponse(authenticated.failure))
               // A request no key vouches for is limited by where it comes from; one the database could not judge
@@ -169,8 +184,7 @@ export const middleware = (contract: RoutePolicy.OfContract, others: ReadonlyArr
             const address = clientAddress(request)
             const overLimit = yield* byAddress(address)
             if (overLimit !== undefined) return refused(overLimit)
-            const token = Credentials.bearerToken(request.headers.authorization) ?? ""
-            const authenticated = yield* Effect.result(authentication.authenticatePublic(token))
+            const authenticated = yield* Effect.result(authentication.authenticatePublic(yield* publicToken))
             if (Result.isFailure(authenticated)) return refused(ErrorResponses.of(toResponse(authenticated.failure)))
             const caller = authenticated.success
             const overVelocity = yield* cardVelocity.take(caller, address)
