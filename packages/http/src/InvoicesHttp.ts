@@ -2,7 +2,7 @@
 import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
 import { type CardInput, type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
 import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import { invoiceResponse } from "./InvoiceResponse.js"
@@ -32,7 +32,10 @@ export const toCardInput = (card: CreateInvoiceRequest["card"] & {}): CardInput 
   version: card.version ?? null
 })
 
-/** The contract already checked every format; this only reshapes the request into the use case's words. */
+/**
+ * The contract's decode checked every format, the document's check digits included; this only converts what it
+ * checked into the use case's words (the document's parts, the digits of a phone or zip), checking nothing again.
+ */
 export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput => {
   const payer = request.payer
   return {
@@ -48,7 +51,7 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
     tangible: request.product_fisical !== undefined && /^(true|1)$/i.test(request.product_fisical),
     payer: {
       name: payer.name,
-      document: Result.getOrThrow(Document.parse(payer.cpf_cnpj)),
+      document: Document.ofAccepted(payer.cpf_cnpj),
       email: payer.email,
       phone: payer.phone === undefined ? null : digits(payer.phone),
       address: {
