@@ -8,7 +8,7 @@ import {
   RateLimitedResponse,
   UnauthorizedResponse,
   UnavailableResponse
-} from "./ApiError.js"
+} from "./ApiErrorResponse.js"
 
 /**
  * `Authorization: Bearer <token>`, declared in the OpenAPI document as `scheme: bearer` in lower case, as the IANA

@@ -3,7 +3,7 @@
 import { InvoiceTransaction } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse, UnprocessableResponse } from "./ApiError.js"
+import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse, UnprocessableResponse } from "./ApiErrorResponse.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
 import { CreateInvoiceRequest } from "./CreateInvoiceRequest.js"
 import { InvoicePage, ListQuery } from "./InvoicePage.js"

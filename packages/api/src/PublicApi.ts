@@ -2,7 +2,7 @@
 import { InvoiceStatus, InvoiceTransaction, PaymentMethod, Timestamp } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { InvalidStateResponse, UnprocessableResponse } from "./ApiError.js"
+import { InvalidStateResponse, UnprocessableResponse } from "./ApiErrorResponse.js"
 import { PublicTokenAuthorization } from "./Authorization.js"
 import { CardInput, CardNumber } from "./CreateInvoiceRequest.js"
 import * as RouteErrors from "./RouteErrors.js"

@@ -11,7 +11,7 @@ import {
   RequestTimeoutResponse,
   UnavailableResponse,
   UnsupportedMediaTypeResponse
-} from "./ApiError.js"
+} from "./ApiErrorResponse.js"
 
 /**
  * Any request: a malformed request, target or query (400), one that is too slow (408) or whose headers are too

@@ -2,7 +2,7 @@
 import { InvoiceTransaction } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse } from "./ApiError.js"
+import { ForbiddenResponse, InvalidStateResponse, NotFoundResponse } from "./ApiErrorResponse.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
 import { InvoiceReference } from "./InvoiceReference.js"
 import * as RouteErrors from "./RouteErrors.js"

@@ -1,7 +1,7 @@
 // Operational endpoints (SPEC 11.1): liveness, readiness and metrics.
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { UnavailableResponse } from "./ApiError.js"
+import { UnavailableResponse } from "./ApiErrorResponse.js"
 import { MetricsAuthorization } from "./Authorization.js"
 import * as RouteErrors from "./RouteErrors.js"
 

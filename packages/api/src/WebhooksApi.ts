@@ -2,7 +2,7 @@
 import { Timestamp } from "@fatura/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { NotFoundResponse } from "./ApiError.js"
+import { NotFoundResponse } from "./ApiErrorResponse.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
 import { IntegerText } from "./IntegerText.js"
 import { PageLimit } from "./InvoicePage.js"

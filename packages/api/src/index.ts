@@ -1,4 +1,5 @@
 export * from "./ApiError.js"
+export * from "./ApiErrorResponse.js"
 export * from "./Authorization.js"
 export * from "./CompanyApi.js"
 export * from "./CreateInvoiceRequest.js"

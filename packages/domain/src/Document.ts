@@ -46,15 +46,27 @@ const hasValidCheckDigits = (number: string, maxWeight: number): boolean => {
 
 const invalid = (reason: string) => Result.fail(new InvalidDocument({ reason }))
 
+/** A number as typed by a person, without its formatting: `.`, `-`, `/` and spaces go, letters become uppercase. */
+const unformatted = (input: string) => input.replace(/[.\-/\s]/g, "").toUpperCase()
+
 /** Reads a CPF or CNPJ as typed by a person: `.`, `-`, `/` and spaces are ignored, letters may be lowercase. */
 export const parse = (input: string): Result.Result<Document, InvalidDocument> => {
-  const number = input.replace(/[.\-/\s]/g, "").toUpperCase()
+  const number = unformatted(input)
   const type = cpfPattern.test(number) ? "cpf" : cnpjPattern.test(number) ? "cnpj" : undefined
   if (type === undefined) return invalid("must be a CPF (11 digits) or a CNPJ (14 characters)")
   // Sequences such as 111.111.111-11 pass the arithmetic but are not real numbers.
   if (repeatedCharacter.test(number)) return invalid("must not repeat a single digit")
   if (!hasValidCheckDigits(number, type === "cpf" ? 11 : 9)) return invalid("invalid check digits")
   return Result.succeed({ type, number })
+}
+
+/**
+ * The document of a number {@link parse} has already accepted (a request the contract's schema checked), read without
+ * checking it again: a CPF has 11 characters, a CNPJ 14.
+ */
+export const ofAccepted = (input: string): Document => {
+  const number = unformatted(input)
+  return { type: number.length === 11 ? "cpf" : "cnpj", number }
 }
 
 /** `000.000.000-00`, from the 11 digits of a parsed CPF. */

@@ -139,6 +139,21 @@ describe("Document", () => {
     )
   })
 
+  it("reads a number it accepted, however it was typed, as it parsed it, without checking it again", () => {
+    const typed = (number: string, formatted: string) =>
+      fc.constantFrom(number, formatted, formatted.toLowerCase(), ` ${formatted} `)
+    fc.assert(
+      fc.property(
+        validCpf.chain((number) => typed(number, Document.formatCpf(number))),
+        validCnpj.chain((number) => typed(number, Document.formatCnpj(number))),
+        (cpf, cnpj) => {
+          expect(Document.ofAccepted(cpf)).toEqual(parsed(cpf))
+          expect(Document.ofAccepted(cnpj)).toEqual(parsed(cnpj))
+        }
+      )
+    )
+  })
+
   it("rejects a valid number with either check digit changed", () => {
     fc.assert(
       fc.property(

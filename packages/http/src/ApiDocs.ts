@@ -11,6 +11,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApi, HttpApiScalar, OpenApi } from "effect/http-api"
 import * as ErrorResponses from "./ErrorResponses.js"
 import * as Html from "./Html.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 import * as StaticAsset from "./StaticAsset.js"
 
 /** The contract as this server documents it: served from `publicBaseUrl`. */
@@ -22,6 +23,13 @@ export const document = (publicBaseUrl: string) => OpenApi.fromApi(servedApi(pub
 
 /** The routes of the documentation, as the router knows them. */
 export const routes = { page: "/docs", asset: "/docs/:asset", document: "/openapi.json" } as const
+
+/** Each of the documentation's routes, open to anyone. */
+export const policedRoutes: ReadonlyArray<RoutePolicy.Route> = Object.values(routes).map((path) => ({
+  method: "GET",
+  path,
+  policy: { access: "documentation", callsProviders: false, takesPayload: false, page: false }
+}))
 
 /** Scripts and fetches of this server only, styles inline (the reference's script injects them), nothing else. */
 export const contentSecurityPolicy = (publicBaseUrl: string) =>

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import QRCode from "qrcode"
 import * as CheckoutPage from "./CheckoutPage.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 
 const htmlResponse = (status: number, nonce: string, body: string) =>
   HttpServerResponse.text(body, {
@@ -74,5 +75,12 @@ const page = Effect.gen(function* () {
 })
 
 export const path = "/checkout/:secureId"
+
+/** The page is the payer's: opened by the invoice's checkout token, and it says itself that an invoice was not found. */
+export const route: RoutePolicy.Route = {
+  method: "GET",
+  path,
+  policy: { access: "checkoutToken", callsProviders: false, takesPayload: false, page: true }
+}
 
 export const layer = HttpRouter.add("GET", path, page)

@@ -5,6 +5,13 @@ import { InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
+import * as RoutePolicy from "./RoutePolicy.js"
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"company"> = {
+  info: RoutePolicy.secretKey,
+  exchangeToken: RoutePolicy.secretKey
+}
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,

@@ -1,7 +1,8 @@
-// Maps the application's failures to the contract's errors (SPEC 3): the one place where a refusal
-// in domain words becomes a status and a `code`.
+// Maps the application's failures to the contract's errors (SPEC 3) by one table, tag to error: the one place where a
+// refusal in domain words becomes a status and a `code`, and the type of each answer follows the failure it answers.
 import {
   Forbidden,
+  IdempotencyConflict,
   InvalidRequest,
   InvalidState,
   NotFound,
@@ -19,6 +20,7 @@ import type {
   InvalidCardData,
   InvalidDueDate,
   InvoiceNotFound,
+  LeaseLost,
   MoveNotAllowed,
   PixProviderRefused,
   PixProviderUnavailable,
@@ -54,20 +56,37 @@ type Failure =
   | EventNotFound
   | PostbackTargetRefused
   | UnusablePixKey
+  | LeaseLost
 
-type ResponseFor<F extends Failure> = F extends Unauthenticated
-  ? Unauthorized
-  : F extends CompanyBlocked | SandboxOnly
-    ? Forbidden
-    : F extends InvoiceNotFound | CompanyNotFound | DeliveryNotFound | EventNotFound | UnknownCursor
-      ? NotFound
-      : F extends InvalidCardData | InvalidDueDate
-        ? InvalidRequest
-        : F extends StorageUnavailable | AcquirerUnavailable | PixProviderUnavailable
-          ? Unavailable
-          : F extends MoveNotAllowed
-            ? InvalidState
-            : Unprocessable
+/** Each failure, by its tag. */
+type FailureByTag = { readonly [F in Failure as F["_tag"]]: F }
+
+/** The contract's error each failure is answered with: the status and `code` a client sees. */
+interface Responses {
+  readonly Unauthenticated: Unauthorized
+  readonly CompanyBlocked: Forbidden
+  readonly SandboxOnly: Forbidden
+  readonly InvoiceNotFound: NotFound
+  readonly CompanyNotFound: NotFound
+  readonly DeliveryNotFound: NotFound
+  readonly EventNotFound: NotFound
+  readonly UnknownCursor: NotFound
+  readonly InvalidCardData: InvalidRequest
+  readonly InvalidDueDate: InvalidRequest
+  readonly StorageUnavailable: Unavailable
+  readonly AcquirerUnavailable: Unavailable
+  readonly PixProviderUnavailable: Unavailable
+  readonly MoveNotAllowed: InvalidState
+  readonly PixProviderRefused: Unprocessable
+  readonly AmountOutOfRange: Unprocessable
+  readonly TotalMismatch: Unprocessable
+  readonly InstallmentTooSmall: Unprocessable
+  readonly RefundExceedsRemaining: Unprocessable
+  readonly InsufficientBalance: Unprocessable
+  readonly PostbackTargetRefused: Unprocessable
+  readonly UnusablePixKey: Unprocessable
+  readonly LeaseLost: IdempotencyConflict
+}
 
 const blockMessage = (block: CompanyBlocked["block"]) =>
   block === "system"
@@ -79,73 +98,69 @@ const blockMessage = (block: CompanyBlocked["block"]) =>
 const invalidRequest = (path: string, message: string) =>
   new InvalidRequest({ message: `${path}: ${message}`, issues: [{ path, message }] })
 
-export const toResponse = <F extends Failure>(failure: F): ResponseFor<F> => {
-  switch (failure._tag) {
-    case "Unauthenticated":
-      return new Unauthorized({
-        message:
-          failure.credential === "publicToken"
-            ? "a valid public token is required: Authorization: Bearer pk_…"
-            : "a valid secret key is required: Authorization: Bearer sk_…"
-      }) as never
-    case "CompanyBlocked":
-      return new Forbidden({ message: blockMessage(failure.block) }) as never
-    case "InvoiceNotFound":
-      return new NotFound({ message: "no invoice with that id" }) as never
-    case "CompanyNotFound":
-      return new NotFound({ message: "no company with that id" }) as never
-    case "InvalidCardData":
-      return invalidRequest(failure.field, failure.reason) as never
-    case "InvalidDueDate":
-      return invalidRequest("due_date", failure.reason) as never
-    case "StorageUnavailable":
-      return new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable" }) as never
-    case "AcquirerUnavailable":
-      return new Unavailable({ code: "acquirer_unavailable", message: failure.message }) as never
-    case "PixProviderUnavailable":
-      // What the provider said stays in the logs: it names hosts and its own terms, none of them the merchant's.
-      return new Unavailable({
-        code: "provider_unavailable",
-        message: "the pix provider cannot be reached: nothing was created; try again with the same Idempotency-Key"
-      }) as never
-    case "PixProviderRefused":
-      // A definite no: the same request would get it again. What the provider said of the request is the
-      // merchant's to read (its problem details name fields and rules, never hosts or credentials).
-      return new Unprocessable({
-        code: "unprocessable",
-        message: `the pix provider refused the charge: ${failure.reason}; nothing was created`
-      }) as never
-    case "AmountOutOfRange":
-      return new Unprocessable({ code: "amount_out_of_range", message: failure.message }) as never
-    case "TotalMismatch":
-      return new Unprocessable({ code: "total_mismatch", message: failure.message }) as never
-    case "InstallmentTooSmall":
-      return new Unprocessable({ code: "installment_too_small", message: failure.message }) as never
-    case "MoveNotAllowed":
-      return new InvalidState({ message: failure.reason }) as never
-    case "RefundExceedsRemaining":
-      return new Unprocessable({ code: "refund_exceeds_remaining", message: failure.message }) as never
-    case "InsufficientBalance":
-      return new Unprocessable({ code: "insufficient_balance", message: failure.message }) as never
-    case "SandboxOnly":
-      return new Forbidden({ message: "sandbox helpers take test keys only" }) as never
-    case "EventNotFound":
-      return new NotFound({ message: "no event with that id" }) as never
-    case "DeliveryNotFound":
-      return new NotFound({ message: "no delivery with that id" }) as never
-    case "PostbackTargetRefused":
-      return new Unprocessable({
-        code: "postback_url_not_allowed",
-        message: `postback_url: ${failure.reason}`
-      }) as never
-    case "UnusablePixKey":
-      // The request is fine; the company's own setting is not, and only replacing its key helps.
-      return new Unprocessable({
-        code: "unprocessable",
-        message: `the company's pix key cannot receive pix (${failure.reason}): pix invoices are refused until it is replaced with a valid key`
-      }) as never
-    case "UnknownCursor":
-      // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.
-      return new NotFound({ message: "starting_after: nothing of yours has that id" }) as never
-  }
+/** What a request is told while another holds its `Idempotency-Key`. */
+export const stillRunning = () =>
+  new IdempotencyConflict({
+    code: "idempotency_in_progress",
+    message: "a request with this Idempotency-Key is still running"
+  })
+
+const table: { readonly [T in keyof Responses]: (failure: FailureByTag[T]) => Responses[T] } = {
+  Unauthenticated: (failure) =>
+    new Unauthorized({
+      message:
+        failure.credential === "publicToken"
+          ? "a valid public token is required: Authorization: Bearer pk_…"
+          : "a valid secret key is required: Authorization: Bearer sk_…"
+    }),
+  CompanyBlocked: (failure) => new Forbidden({ message: blockMessage(failure.block) }),
+  InvoiceNotFound: () => new NotFound({ message: "no invoice with that id" }),
+  CompanyNotFound: () => new NotFound({ message: "no company with that id" }),
+  InvalidCardData: (failure) => invalidRequest(failure.field, failure.reason),
+  InvalidDueDate: (failure) => invalidRequest("due_date", failure.reason),
+  StorageUnavailable: () => new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable" }),
+  AcquirerUnavailable: (failure) => new Unavailable({ code: "acquirer_unavailable", message: failure.message }),
+  // What the provider said stays in the logs: it names hosts and its own terms, none of them the merchant's.
+  PixProviderUnavailable: () =>
+    new Unavailable({
+      code: "provider_unavailable",
+      message: "the pix provider cannot be reached: nothing was created; try again with the same Idempotency-Key"
+    }),
+  // A definite no: the same request would get it again. What the provider said of the request is the
+  // merchant's to read (its problem details name fields and rules, never hosts or credentials).
+  PixProviderRefused: (failure) =>
+    new Unprocessable({
+      code: "unprocessable",
+      message: `the pix provider refused the charge: ${failure.reason}; nothing was created`
+    }),
+  AmountOutOfRange: (failure) => new Unprocessable({ code: "amount_out_of_range", message: failure.message }),
+  TotalMismatch: (failure) => new Unprocessable({ code: "total_mismatch", message: failure.message }),
+  InstallmentTooSmall: (failure) => new Unprocessable({ code: "installment_too_small", message: failure.message }),
+  MoveNotAllowed: (failure) => new InvalidState({ message: failure.reason }),
+  RefundExceedsRemaining: (failure) =>
+    new Unprocessable({ code: "refund_exceeds_remaining", message: failure.message }),
+  InsufficientBalance: (failure) => new Unprocessable({ code: "insufficient_balance", message: failure.message }),
+  SandboxOnly: () => new Forbidden({ message: "sandbox helpers take test keys only" }),
+  EventNotFound: () => new NotFound({ message: "no event with that id" }),
+  DeliveryNotFound: () => new NotFound({ message: "no delivery with that id" }),
+  PostbackTargetRefused: (failure) =>
+    new Unprocessable({ code: "postback_url_not_allowed", message: `postback_url: ${failure.reason}` }),
+  // The request is fine; the company's own setting is not, and only replacing its key helps.
+  UnusablePixKey: (failure) =>
+    new Unprocessable({
+      code: "unprocessable",
+      message: `the company's pix key cannot receive pix (${failure.reason}): pix invoices are refused until it is replaced with a valid key`
+    }),
+  // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.
+  UnknownCursor: () => new NotFound({ message: "starting_after: nothing of yours has that id" }),
+  // A run whose lease a repeat took over stops at its next checkpoint: the repeat is now the request in progress.
+  LeaseLost: stillRunning
+}
+
+/** The contract's error for `failure`, by the table: its type follows the failure's tag. */
+export const toResponse = <T extends keyof Responses>(
+  failure: FailureByTag[T] & { readonly _tag: T }
+): Responses[T] => {
+  const respond: (failure: FailureByTag[T]) => Responses[T] = table[failure._tag]
+  return respond(failure)
 }

@@ -17,10 +17,21 @@ import * as PublicTokenAuthorizationLive from "./PublicTokenAuthorizationLive.js
 import * as RequestTarget from "./RequestTarget.js"
 import * as RouteAccess from "./RouteAccess.js"
 import * as RouteMethods from "./RouteMethods.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
 import * as WebhooksHttp from "./WebhooksHttp.js"
+
+/** What each of the contract's routes lets through, declared by each group beside its handlers. */
+const contractPolicies: RoutePolicy.OfContract = {
+  invoices: InvoicesHttp.policies,
+  company: CompanyHttp.policies,
+  public: PublicHttp.policies,
+  sandbox: SandboxHttp.policies,
+  webhooks: WebhooksHttp.policies,
+  system: SystemHttp.policies
+}
 
 export const routes = Layer.mergeAll(
   Layer.mergeAll(
@@ -38,7 +49,16 @@ export const routes = Layer.mergeAll(
     ApiDocs.layer,
     CheckoutHttp.layer,
     PixNotificationsHttp.layer
-  ).pipe(Layer.provide(RouteAccess.middleware.layer), Layer.provide(RouteMethods.recording)),
+  ).pipe(
+    Layer.provide(
+      RouteAccess.middleware(contractPolicies, [
+        ...ApiDocs.policedRoutes,
+        CheckoutHttp.route,
+        PixNotificationsHttp.route
+      ]).layer
+    ),
+    Layer.provide(RouteMethods.recording)
+  ),
   Edge.layer
 ).pipe(Layer.provide(RouteMethods.layer))
 

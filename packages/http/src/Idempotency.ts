@@ -21,9 +21,10 @@ import {
   Transactions
 } from "@fatura/application"
 import { Timestamp } from "@fatura/domain"
-import { Cause, Effect, Equal, Hash, Result } from "effect"
+import { type Cause, Effect, Equal, Hash, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorResponses from "./ErrorResponses.js"
+import { stillRunning } from "./FailureResponses.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestIssues from "./RequestIssues.js"
 
@@ -117,7 +118,7 @@ export interface Owner {
   readonly companyId: IdempotencyScope["companyId"]
 }
 
-const inProgress = () => conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running")
+const inProgress = () => ErrorResponses.of(stillRunning())
 
 /** What a request is told when its key is not its to run: the stored response, or why it cannot run now. */
 const taken = (claim: Exclude<Claim | Lease, { readonly _tag: "Claimed" | "Leased" }>) => {
@@ -205,7 +206,7 @@ export const make = Effect.gen(function* () {
             recoveryPoint: lease.recoveryPoint,
             checkpoint: (point) =>
               Effect.flatMap(store.checkpoint(scope, lease.token, point), (held) =>
-                held ? Effect.void : Effect.die(new LeaseLost())
+                held ? Effect.void : Effect.fail(new LeaseLost())
               )
           }
           const release = Effect.flatMap(Clock.now, (at) => store.release(scope, lease.token, at)).pipe(
@@ -215,12 +216,7 @@ export const make = Effect.gen(function* () {
           const response = yield* next.pipe(
             Effect.provideService(CurrentIdempotentRun, run),
             Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : release)),
-            Effect.catchCause((cause) =>
-              Cause.hasDies(cause) &&
-              cause.reasons.some((reason) => Cause.isDieReason(reason) && reason.defect instanceof LeaseLost)
-                ? Effect.succeed(inProgress())
-                : Effect.fail(new RequestFailed(cause))
-            )
+            Effect.catchCause((cause) => Effect.fail(new RequestFailed(cause)))
           )
           if (!isStored(response.status)) {
             yield* release
@@ -237,8 +233,8 @@ export const make = Effect.gen(function* () {
 
   /**
    * Runs `next` once per key for `owner` (worked out only when there is a key) on the matched route. `takesPayload`
-   * says whether the route reads a body: a body it reads but cannot decode is answered 400 by the route, which is
-   * never stored, and a body it ignores is no part of what a repeat must match. `callsProviders` says whether the
+   * says whether the route reads a body: a body it ignores is no part of what a repeat must match, and one that does
+   * not decode to its payload is answered 400, which is never stored. `callsProviders` says whether the
    * route's use case calls a provider, and so runs under a lease instead of in one transaction.
    */
   return <E, R>(
@@ -259,7 +255,6 @@ export const make = Effect.gen(function* () {
         )
       }
       const body = yield* RequestBody.RequestBody
-      if (takesPayload && body._tag === "Refused") return yield* next
       const { route, params } = yield* HttpRouter.RouteContext
       const digest = yield* Effect.result(cardDigestOnce)
       if (Result.isFailure(digest)) return unavailable()

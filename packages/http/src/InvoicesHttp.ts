@@ -1,12 +1,12 @@
 // Handlers of the Invoices group: wire request → use case → Invoice transaction.
-import { Caller, CreateInvoiceRequest, FaturaApi, RefundRequest } from "@fatura/api"
+import { Caller, type CreateInvoiceRequest, FaturaApi } from "@fatura/api"
 import { type CardInput, type CreateInvoiceInput, InvoiceLifecycle, Invoices } from "@fatura/application"
 import { Document, InvoiceTransaction, Timestamp } from "@fatura/domain"
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
 import { invoiceResponse } from "./InvoiceResponse.js"
-import * as RequestBody from "./RequestBody.js"
+import * as RoutePolicy from "./RoutePolicy.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
 
@@ -32,7 +32,10 @@ export const toCardInput = (card: CreateInvoiceRequest["card"] & {}): CardInput 
   version: card.version ?? null
 })
 
-/** The contract already checked every format; this only reshapes the request into the use case's words. */
+/**
+ * The contract's decode checked every format, the document's check digits included; this only converts what it
+ * checked into the use case's words (the document's parts, the digits of a phone or zip), checking nothing again.
+ */
 export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput => {
   const payer = request.payer
   return {
@@ -48,7 +51,7 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
     tangible: request.product_fisical !== undefined && /^(true|1)$/i.test(request.product_fisical),
     payer: {
       name: payer.name,
-      document: Result.getOrThrow(Document.parse(payer.cpf_cnpj)),
+      document: Document.ofAccepted(payer.cpf_cnpj),
       email: payer.email,
       phone: payer.phone === undefined ? null : digits(payer.phone),
       address: {
@@ -70,18 +73,24 @@ export const toCreateInput = (request: CreateInvoiceRequest): CreateInvoiceInput
   }
 }
 
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"invoices"> = {
+  // Creating an invoice calls its method's provider; a refund of a pix paid through a provider is returned through it.
+  create: { access: "secretKey", callsProviders: true },
+  list: RoutePolicy.secretKey,
+  refund: { access: "secretKey", callsProviders: true },
+  search: RoutePolicy.secretKey
+}
+
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "invoices",
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
     const lifecycle = yield* InvoiceLifecycle
-    const createPayload = RequestBody.payload(CreateInvoiceRequest)
-    const refundPayload = RequestBody.payload(RefundRequest)
     return handlers
-      .handleRaw("create", () =>
+      .handle("create", ({ payload }) =>
         Effect.gen(function* () {
-          const payload = yield* createPayload
           const caller = yield* Caller
           return invoiceResponse(
             yield* invoices.create(caller, toCreateInput(payload)).pipe(Effect.mapError(toResponse)),
@@ -108,9 +117,8 @@ export const layer = HttpApiBuilder.group(
           }
         }).pipe(Effect.mapError(toResponse))
       )
-      .handleRaw("refund", () =>
+      .handle("refund", ({ payload }) =>
         Effect.gen(function* () {
-          const payload = yield* refundPayload
           const view = yield* lifecycle
             .refund(yield* Caller, String(payload.id), payload.amount ?? null, payload.reason ?? null)
             .pipe(Effect.mapError(toResponse))

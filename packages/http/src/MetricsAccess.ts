@@ -2,9 +2,7 @@
 // all when none is set — they show platform-wide business volumes (invoices by method and status, refunds, payments).
 import { createHash, timingSafeEqual } from "node:crypto"
 import { MetricsAuthorization, NotFound, Unauthorized } from "@fatura/api"
-import { Context, Effect, Layer } from "effect"
-import { HttpServerRequest } from "effect/http"
-import * as Credentials from "./Credentials.js"
+import { Context, Effect, Layer, Redacted } from "effect"
 
 /** The token `/metrics` asks for (`FATURA_METRICS_TOKEN`); `null`, the default, does not serve them at all. */
 export const MetricsToken = Context.Reference<string | null>("@fatura/http/MetricsToken", {
@@ -20,13 +18,12 @@ export const layer = Layer.effect(
     const token = yield* MetricsToken
     const expected = token === null ? null : digest(token)
     return MetricsAuthorization.of({
-      // The header is read as every credential is (`Credentials`), not as the framework would.
-      metricsToken: (httpEffect) =>
+      // The token is the credential the framework read off `Authorization: Bearer …` (empty without one).
+      metricsToken: (httpEffect, { credential }) =>
         Effect.gen(function* () {
           if (expected === null) return yield* new NotFound({ message: "no such route" })
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const sent = Credentials.bearerToken(request.headers.authorization)
-          if (sent === undefined || !timingSafeEqual(digest(sent), expected)) {
+          const sent = Redacted.value(credential)
+          if (sent === "" || !timingSafeEqual(digest(sent), expected)) {
             return yield* new Unauthorized({
               message: "the metrics token is required: Authorization: Bearer <FATURA_METRICS_TOKEN>"
             })

@@ -13,6 +13,7 @@ import * as ErrorResponses from "./ErrorResponses.js"
 import * as RateLimiter from "./RateLimiter.js"
 import { RequestBody } from "./RequestBody.js"
 import * as RequestIssues from "./RequestIssues.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 
 /** At most this many pix in a notification: a PSP notifies as pix arrive, and what a longer list holds the reconciliation finds. */
 export const maxPix = 100
@@ -81,7 +82,6 @@ const notified = (allowance: Effect.Effect<boolean>) =>
   Effect.gen(function* () {
     const settlements = yield* PixSettlements
     const body = yield* RequestBody
-    if (body._tag === "Refused") return ErrorResponses.of(body.error)
     if (body._tag === "Empty") {
       const message = `the body must be ${shape}`
       return ErrorResponses.of(new InvalidRequest({ message, issues: [{ path: "", message }] }))
@@ -113,6 +113,13 @@ const notified = (allowance: Effect.Effect<boolean>) =>
   })
 
 export const path = "/pix-api/webhook/pix"
+
+/** Anyone may notify, and each notification makes Fatura ask the provider about what it names. */
+export const route: RoutePolicy.Route = {
+  method: "POST",
+  path,
+  policy: { access: "provider", callsProviders: true, takesPayload: true, page: false }
+}
 
 /** The URL to register with the provider: it notifies `<url>/pix`. */
 export const webhookUrl = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/$/, "")}/pix-api/webhook`

@@ -1,5 +1,5 @@
 // Handlers of the payer's side: the boleto PDF behind the invoice's checkout token.
-import { CardTokenRequest, FaturaApi, NotFound, PayRequest, PublicCaller } from "@fatura/api"
+import { FaturaApi, NotFound, PublicCaller } from "@fatura/api"
 import { CardTokens, Invoices } from "@fatura/application"
 import { Company, Document, type Invoice, InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
@@ -7,7 +7,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import * as BoletoPdf from "./BoletoPdf.js"
 import { toResponse } from "./FailureResponses.js"
 import { toCardInput } from "./InvoicesHttp.js"
-import * as RequestBody from "./RequestBody.js"
+import type * as RoutePolicy from "./RoutePolicy.js"
 
 /** An invoice as its payer sees it (SPEC 5.5). */
 const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => {
@@ -31,14 +31,21 @@ const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => 
 
 const zip = (digits: string) => (digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits)
 
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"public"> = {
+  invoice: { access: "checkoutToken", callsProviders: false },
+  // Tokenizing a card and paying with one call the card acquirer.
+  tokenizeCard: { access: "publicToken", callsProviders: true },
+  pay: { access: "checkoutToken", callsProviders: true },
+  boletoPdf: { access: "checkoutToken", callsProviders: false }
+}
+
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "public",
   Effect.fn(function* (handlers) {
     const invoices = yield* Invoices
     const cardTokens = yield* CardTokens
-    const cardPayload = RequestBody.payload(CardTokenRequest)
-    const payPayload = RequestBody.payload(PayRequest)
     return handlers
       .handle("invoice", ({ params, query }) =>
         invoices.findForPayer(params.secureId, query.token ?? "").pipe(
@@ -46,9 +53,8 @@ export const layer = HttpApiBuilder.group(
           Effect.mapError(toResponse)
         )
       )
-      .handleRaw("tokenizeCard", () =>
+      .handle("tokenizeCard", ({ payload }) =>
         Effect.gen(function* () {
-          const payload = yield* cardPayload
           const issued = yield* cardTokens
             .tokenize(yield* PublicCaller, {
               number: payload.number,
@@ -69,9 +75,8 @@ export const layer = HttpApiBuilder.group(
           }
         })
       )
-      .handleRaw("pay", ({ params, query }) =>
+      .handle("pay", ({ params, query, payload }) =>
         Effect.gen(function* () {
-          const payload = yield* payPayload
           const { invoice, company } = yield* invoices
             .payForPayer(params.secureId, query.token ?? "", toCardInput(payload.card))
             .pipe(Effect.mapError(toResponse))

@@ -1,11 +1,11 @@
 // The request body (SPEC 1, 3, 10). Its declaration is judged on the headers, before anything else of the route: a
 // POST's body is declared as JSON in UTF-8 (else 415), of at most 1 MiB (else 413). The body itself is read only for a
 // request the edge let through (authenticated and within its rate limit) on a route that takes one: decoded strictly,
-// parsed once, and checked for nesting, string sizes and well-formed text. What it holds is handed on as
-// `RequestBody`: the idempotency fingerprint and the endpoint's payload both come from it. A body that failed a check
-// is answered 400 by the route that reads it; a route that takes no payload never reads it.
+// parsed, and checked for nesting, string sizes and well-formed text; a body that fails a check is answered 400 there
+// and then. What it holds is handed on as `RequestBody`, for the idempotency fingerprint; the endpoint's payload is
+// the framework's to decode from the same bytes, read once. A route that takes no payload never reads it.
 import { type ErrorIssue, type InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@fatura/api"
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as AccessLog from "./AccessLog.js"
 import * as ErrorResponses from "./ErrorResponses.js"
@@ -15,9 +15,10 @@ import * as RequestLimits from "./RequestLimits.js"
 
 export type Body =
   /** No body; also what a request other than a POST has (a body sent with a GET is ignored, SPEC 4.2). */
-  | { readonly _tag: "Empty" }
-  | { readonly _tag: "Json"; readonly value: unknown }
-  | { readonly _tag: "Refused"; readonly error: InvalidRequest }
+  { readonly _tag: "Empty" } | { readonly _tag: "Json"; readonly value: unknown }
+
+/** What a body read comes to: what it holds, or why it is refused. */
+type Parsed = Body | { readonly _tag: "Refused"; readonly error: InvalidRequest }
 
 const empty: Body = { _tag: "Empty" }
 
@@ -26,7 +27,7 @@ export const RequestBody = Context.Reference<Body>("@fatura/http/RequestBody", {
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 const lenientUtf8 = new TextDecoder("utf-8")
 
-const refused = (issue: ErrorIssue): Body => ({ _tag: "Refused", error: RequestIssues.invalidRequest([issue]) })
+const refused = (issue: ErrorIssue): Parsed => ({ _tag: "Refused", error: RequestIssues.invalidRequest([issue]) })
 
 /**
  * The offset of the first byte that begins no well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
@@ -72,7 +73,7 @@ const invalidUtf8Offset = (bytes: Uint8Array): number => {
  * Where the bytes that are not UTF-8 landed: the string the lenient decoder had to put U+FFFD into; or, in a body
  * that is no JSON either, the offset of the first of them.
  */
-const invalidUtf8 = (bytes: Uint8Array): Body => {
+const invalidUtf8 = (bytes: Uint8Array): Parsed => {
   const message = "is not valid UTF-8"
   try {
     const issue = RequestLimits.checkJson(JSON.parse(lenientUtf8.decode(bytes)), (text) =>
@@ -86,7 +87,7 @@ const invalidUtf8 = (bytes: Uint8Array): Body => {
 }
 
 /** What is wrong with a body `JSON.parse` refused, and where, without quoting it (the engine's messages do). */
-const invalidJson = (text: string): Body => {
+const invalidJson = (text: string): Parsed => {
   const syntax = JsonSyntax.problemOf(text)
   return refused({
     path: "",
@@ -97,7 +98,7 @@ const invalidJson = (text: string): Body => {
   })
 }
 
-const parse = (bytes: Uint8Array): Body => {
+const parse = (bytes: Uint8Array): Parsed => {
   if (bytes.byteLength === 0) return empty
   let text: string
   try {
@@ -174,8 +175,9 @@ export const checkDeclaration = <E, R>(
   })
 
 /**
- * Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}. Its
- * declaration was judged by {@link checkDeclaration}; a chunked body is still cut off past 1 MiB.
+ * Reads a POST's body (the rest have none that matters) and hands on what it holds as {@link RequestBody}, or answers
+ * 400 for a body that is no JSON or breaks a limit. Its declaration was judged by {@link checkDeclaration}; a chunked
+ * body is still cut off past 1 MiB.
  */
 export const read = <E, R>(
   next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -192,27 +194,13 @@ export const read = <E, R>(
               : ErrorResponses.of(RequestIssues.invalidRequest([{ path: "", message: "could not be read to its end" }]))
           ),
         onSuccess: (buffer) =>
-          Effect.flatMap(AccessLog.ParsedBody, (parsed) => {
-            parsed.bytes = buffer.byteLength
-            return Effect.provideService(next, RequestBody, parse(new Uint8Array(buffer)))
+          Effect.flatMap(AccessLog.ParsedBody, (parsedBody) => {
+            parsedBody.bytes = buffer.byteLength
+            const parsed = parse(new Uint8Array(buffer))
+            return parsed._tag === "Refused"
+              ? Effect.succeed(ErrorResponses.of(parsed.error))
+              : Effect.provideService(next, RequestBody, parsed)
           })
       })
     )
   })
-
-/**
- * The endpoint's payload, decoded by its schema from the body the edge parsed: a refused body or a schema failure is
- * the contract's 400. Made once per endpoint, used by every request.
- */
-export const payload = <S extends Schema.Top>(
-  schema: S
-): Effect.Effect<S["Type"], InvalidRequest, S["DecodingServices"]> => {
-  const decode = Schema.decodeUnknownEffect(schema, { errors: "all" })
-  return Effect.flatMap(RequestBody, (body) =>
-    body._tag === "Refused"
-      ? Effect.fail(body.error)
-      : decode(body._tag === "Json" ? body.value : undefined).pipe(
-          Effect.mapError((error) => RequestIssues.invalidRequest(RequestIssues.issuesOf(error)))
-        )
-  )
-}

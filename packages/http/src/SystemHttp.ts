@@ -6,6 +6,15 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
 import { toResponse } from "./FailureResponses.js"
 import * as HttpMetrics from "./HttpMetrics.js"
+import * as RoutePolicy from "./RoutePolicy.js"
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"system"> = {
+  health: RoutePolicy.open,
+  ready: RoutePolicy.open,
+  // Its token is checked by the contract's `MetricsAuthorization` (`MetricsAccess`).
+  metrics: RoutePolicy.open
+}
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,

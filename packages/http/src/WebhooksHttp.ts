@@ -5,6 +5,15 @@ import type { InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
+import * as RoutePolicy from "./RoutePolicy.js"
+
+/** What each route of the group lets through (`RouteAccess`). */
+export const policies: RoutePolicy.OfGroup<"webhooks"> = {
+  events: RoutePolicy.secretKey,
+  deliveries: RoutePolicy.secretKey,
+  retry: RoutePolicy.secretKey,
+  rollSecret: RoutePolicy.secretKey
+}
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,

@@ -18,7 +18,7 @@ import {
   MoveNotAllowed,
   type StorageUnavailable
 } from "../platform/Failures.js"
-import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
+import { CurrentIdempotentRun, type LeaseLost } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
 import { CardAcquirer } from "./CardAcquirer.js"
@@ -48,6 +48,7 @@ export type PayForPayer = (
   | InvalidCardData
   | AcquirerUnavailable
   | StorageUnavailable
+  | LeaseLost
 >
 
 /**

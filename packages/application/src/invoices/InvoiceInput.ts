@@ -12,6 +12,7 @@ import type {
   StorageUnavailable,
   UnusablePixKey
 } from "../platform/Failures.js"
+import type { LeaseLost } from "../platform/IdempotencyStore.js"
 import type { PostbackTargetRefused } from "../postbacks/PostbackTargets.js"
 
 export interface ItemInput {
@@ -78,4 +79,5 @@ export type CreateInvoiceFailure =
   | PixProviderRefused
   | PostbackTargetRefused
   | UnusablePixKey
+  | LeaseLost
   | StorageUnavailable

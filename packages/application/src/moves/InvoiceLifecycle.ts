@@ -22,7 +22,7 @@ import {
   SandboxOnly,
   type StorageUnavailable
 } from "../platform/Failures.js"
-import { CurrentIdempotentRun, checkpoint as checkpointRun } from "../platform/IdempotencyStore.js"
+import { CurrentIdempotentRun, checkpoint as checkpointRun, type LeaseLost } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
 
@@ -60,7 +60,7 @@ export class InvoiceLifecycle extends Context.Service<
       reference: string,
       amount: number | null,
       reason: string | null
-    ) => Effect.Effect<InvoiceView, MoveFailure | Refund.RefundExceedsRemaining | InsufficientBalance>
+    ) => Effect.Effect<InvoiceView, MoveFailure | Refund.RefundExceedsRemaining | InsufficientBalance | LeaseLost>
     readonly pay: (principal: Principal, reference: string) => Effect.Effect<InvoiceView, MoveFailure | SandboxOnly>
     readonly expire: (principal: Principal, reference: string) => Effect.Effect<InvoiceView, MoveFailure | SandboxOnly>
     readonly chargeback: (

@@ -1,6 +1,6 @@
 // Port: the record of POSTs made with an Idempotency-Key (SPEC 9), scoped by who sent them and the endpoint.
 import type { Company, Timestamp } from "@fatura/domain"
-import { Context, Duration, Effect } from "effect"
+import { Context, Data, Duration, Effect } from "effect"
 import type { StorageUnavailable } from "./Failures.js"
 
 export interface IdempotencyScope {
@@ -73,8 +73,8 @@ export const IdempotencyFingerprintKey = Context.Reference<string | null>(
  */
 export interface IdempotentRun {
   readonly recoveryPoint: string | null
-  /** In the caller's transaction; a run whose lease was taken over dies here, so its transaction rolls back. */
-  readonly checkpoint: (point: string) => Effect.Effect<void, StorageUnavailable>
+  /** In the caller's transaction; a run whose lease was taken over fails here, so its transaction rolls back. */
+  readonly checkpoint: (point: string) => Effect.Effect<void, StorageUnavailable | LeaseLost>
 }
 
 /** The run of the current request, when it holds a leased key. */
@@ -90,10 +90,11 @@ export const checkpoint = (point: unknown) =>
     if (run !== null) yield* run.checkpoint(JSON.stringify(point))
   })
 
-/** A checkpoint or finish by a holder whose lease another request has taken over. */
-export class LeaseLost {
-  readonly _tag = "LeaseLost"
-}
+/**
+ * A checkpoint by a holder whose lease another request has taken over: the run stops there, and its request is
+ * answered as the one in progress it has become.
+ */
+export class LeaseLost extends Data.TaggedError("LeaseLost") {}
 
 export class IdempotencyStore extends Context.Service<
   IdempotencyStore,
