@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     name: "release",
     include: ["release/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 180_000
+    testTimeout: 120_000,
+    hookTimeout: 360_000
   }
 })

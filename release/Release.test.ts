@@ -158,7 +158,7 @@ describe("the published libraries", () => {
       `${JSON.stringify({ name: "merchant", private: true, type: "module" }, null, 2)}\n`
     )
     writeFileSync(join(project, ".npmrc"), `@fatura:registry=${registry}\n`)
-  }, 170_000)
+  }, 300_000)
 
   afterAll(async () => {
     if (server !== undefined) await server.stop()
@@ -213,7 +213,7 @@ describe("the published libraries", () => {
       "one copy of effect"
     ).toEqual(["/node_modules/effect/package.json"])
     expect(JSON.parse(readFileSync(copies[0]!, "utf8")).version).toBe(effectVersion)
-  }, 120_000)
+  }, 240_000)
 
   it("typecheck and run the api README's example against a server from this checkout", async () => {
     copyFileSync(join(root, "packages/api/examples/Merchant.ts"), join(project, "Merchant.ts"))
@@ -221,7 +221,7 @@ describe("the published libraries", () => {
     expect(typechecked.exitCode, typechecked.output).toBe(0)
     expectMerchantSucceeded(await runMerchant(join(project, "Merchant.ts"), server!, project))
     expect(server!.contractProblems()).toEqual([])
-  }, 90_000)
+  }, 240_000)
 
   it("serve an OpenAPI document from which a generated client handles 400, 409 and 429 by its types", async () => {
     const generated = await run(
@@ -247,5 +247,5 @@ describe("the published libraries", () => {
     expect(ran.output).toMatch(/^409 idempotency_conflict: /m)
     expect(ran.output).toMatch(/^429 rate_limited within \d+ requests: retry after \d+ s$/m)
     expect(server!.contractProblems()).toEqual([])
-  }, 90_000)
+  }, 240_000)
 })

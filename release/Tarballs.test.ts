@@ -77,5 +77,5 @@ describe("the libraries from tarballs, before the registry exists", () => {
 
     copyFileSync(join(root, "packages/api/examples/Merchant.ts"), join(project, "Merchant.ts"))
     expectMerchantSucceeded(await runMerchant(join(project, "Merchant.ts"), server!, project))
-  }, 150_000)
+  }, 300_000)
 })
