@@ -10,15 +10,12 @@ import { hasError, isDynamicPix, parsePix } from "pix-utils"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
   ApiPixContract,
-  Exchanges,
+  type Exchanges,
   eventually,
-  pixApi,
-  settingsOf,
-  startPsp,
   type TestPsp
 } from "../../../packages/pix-api/test/support/LocalPsp.js"
-import { pspHelpers } from "./support/PspHelpers.js"
-import { startApp, type TestApp } from "./support/TestApp.js"
+import { pspHelpers, startWithLocalPsp, switchesOff } from "./support/PspHelpers.js"
+import type { TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 let contract: ApiPixContract
@@ -34,22 +31,11 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
   let exchanges: Exchanges
 
   beforeAll(async () => {
-    psp = await startPsp({ refundDelayMs: 150 })
-    exchanges = new Exchanges(contract)
-    app = await startApp(database, { pixProvider: pixApi(settingsOf(psp), exchanges) })
-    const { company } = await app.registerCompany({ pixKey: "financeiro@padaria.example" })
-    key = (await app.createKey(company.id, "test")).secretKey
-    await app.run(Effect.flatMap(PixSettlements, (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
+    ;({ psp, exchanges, app, key } = await startWithLocalPsp(database, contract))
   })
   afterEach(async () => {
     expect(contract.problems).toEqual([])
-    await switches({
-      slowMs: 0,
-      failing: false,
-      dropNotifications: false,
-      refuseRefunds: false,
-      refuseRefundRequests: false
-    })
+    await switches(switchesOff)
   })
   afterAll(async () => {
     await app?.stop()

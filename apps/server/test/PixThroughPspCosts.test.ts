@@ -2,8 +2,7 @@
 // of PSP calls and database statements whatever it names; a PSP that cannot be reached makes nothing, until the same
 // request works again; a charge the PSP refuses stores nothing; and all notifications share one allowance of PSP
 // calls. Charges, payments, reconciliation and refunds through the PSP are PixThroughPsp.test.ts's.
-import { notificationCallBudget, PixSettlements } from "@fatura/application"
-import { Effect } from "effect"
+import { notificationCallBudget } from "@fatura/application"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
   ApiPixContract,
@@ -13,7 +12,7 @@ import {
   startPsp,
   type TestPsp
 } from "../../../packages/pix-api/test/support/LocalPsp.js"
-import { pspHelpers } from "./support/PspHelpers.js"
+import { pspHelpers, startWithLocalPsp, switchesOff } from "./support/PspHelpers.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -30,22 +29,11 @@ describe.each(testDatabases)("what pix through the local PSP costs on $name", (d
   let exchanges: Exchanges
 
   beforeAll(async () => {
-    psp = await startPsp({ refundDelayMs: 150 })
-    exchanges = new Exchanges(contract)
-    app = await startApp(database, { pixProvider: pixApi(settingsOf(psp), exchanges) })
-    const { company } = await app.registerCompany({ pixKey: "financeiro@padaria.example" })
-    key = (await app.createKey(company.id, "test")).secretKey
-    await app.run(Effect.flatMap(PixSettlements, (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
+    ;({ psp, exchanges, app, key } = await startWithLocalPsp(database, contract))
   })
   afterEach(async () => {
     expect(contract.problems).toEqual([])
-    await switches({
-      slowMs: 0,
-      failing: false,
-      dropNotifications: false,
-      refuseRefunds: false,
-      refuseRefundRequests: false
-    })
+    await switches(switchesOff)
   })
   afterAll(async () => {
     await app?.stop()

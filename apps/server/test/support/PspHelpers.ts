@@ -1,8 +1,42 @@
 // What the suites of a server speaking to the local PSP (PixThroughPsp*.test.ts) do to it and to the server: the
 // PSP's simulator switches and payments, and a merchant's pix invoices, searches, events and balance.
+import { PixSettlements } from "@fatura/application"
+import { Effect } from "effect"
 import { expect } from "vitest"
-import { eventually, type TestPsp } from "../../../../packages/pix-api/test/support/LocalPsp.js"
-import { pixRequest, type TestApp } from "./TestApp.js"
+import {
+  type ApiPixContract,
+  Exchanges,
+  eventually,
+  pixApi,
+  settingsOf,
+  startPsp,
+  type TestPsp
+} from "../../../../packages/pix-api/test/support/LocalPsp.js"
+import { pixRequest, startApp, type TestApp } from "./TestApp.js"
+import type { TestDatabase } from "./TestDatabases.js"
+
+/**
+ * The local PSP, and a server over `database` speaking to it with every exchange held to `contract`: a merchant whose
+ * pix key the PSP takes, its test key, and the server's webhook registered at the PSP.
+ */
+export const startWithLocalPsp = async (database: TestDatabase, contract: ApiPixContract) => {
+  const psp = await startPsp({ refundDelayMs: 150 })
+  const exchanges = new Exchanges(contract)
+  const app = await startApp(database, { pixProvider: pixApi(settingsOf(psp), exchanges) })
+  const { company } = await app.registerCompany({ pixKey: "financeiro@padaria.example" })
+  const key = (await app.createKey(company.id, "test")).secretKey
+  await app.run(Effect.flatMap(PixSettlements, (pix) => pix.registerWebhook(`${app.baseUrl}/pix-api/webhook`)))
+  return { psp, exchanges, app, key }
+}
+
+/** The simulator's switches as every test starts with them. */
+export const switchesOff = {
+  slowMs: 0,
+  failing: false,
+  dropNotifications: false,
+  refuseRefunds: false,
+  refuseRefundRequests: false
+}
 
 /** Over the PSP, the server and the merchant's key each suite starts in its `beforeAll`. */
 export const pspHelpers = (psp: () => TestPsp, app: () => TestApp, key: () => string) => {
