@@ -5,12 +5,12 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeOne, decodeRows, Integer } from "./ColumnSchemas.js"
 import { storage } from "./Columns.js"
+import * as InvoiceHistory from "./InvoiceHistory.js"
 import { CompanyIdColumn, InvoiceIdColumn } from "./InvoiceRows.js"
 import * as InvoiceStatements from "./InvoiceStatements.js"
 import { companyColumns, joinBalances, toCompany, toTotals, totalsColumns } from "./SqlCompanyRepository.js"
 
 const InvoiceIdRow = Schema.Struct({ id: InvoiceIdColumn })
-const decodeId = decodeOne(InvoiceIdRow)
 const decodeFirstId = decodeFirst(InvoiceIdRow)
 const decodeIds = decodeRows(InvoiceIdRow)
 const decodeDue = decodeRows(Schema.Struct({ id: InvoiceIdColumn, company_id: CompanyIdColumn }))
@@ -25,8 +25,7 @@ export const layer = Layer.effect(
       tables: invoiceTables,
       selectInvoice,
       findById,
-      appendTimeline,
-      appendLedger
+      writeHistory
     } = InvoiceStatements.make(sql)
     const ownerColumns = companyColumns(sql, "co", "co_")
     const invoiceBalances = joinBalances(sql, "i")
@@ -46,10 +45,9 @@ export const layer = Layer.effect(
       insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
         Effect.gen(function* () {
           const boleto = invoice.boleto
-          // The invoice and its timeline in one statement; the entries keep their order (their ids follow `n`).
-          const entries = sql.csv(timeline.map((entry, n) => sql`(${n}, ${entry.status}, ${entry.event})`))
-          const inserted = yield* sql`
-            WITH inserted AS (
+          // The invoice with its timeline and ledger entries, in one statement.
+          const row = sql`
+            inserted AS (
             INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
               refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
               token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
@@ -67,25 +65,21 @@ export const layer = Layer.effect(
               ${invoice.card === null ? null : JSON.stringify(invoice.card)}::jsonb, ${cardAssociate?.id ?? null},
               ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
             RETURNING id
-            ), timeline AS (
-              INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-              SELECT inserted.id, entry.status, entry.event, ${invoice.createdAt}::timestamptz
-              FROM inserted, (VALUES ${entries}) AS entry (n, status, event)
-              ORDER BY entry.n
-            )
-            SELECT id FROM inserted`
-          const { id } = yield* decodeId(inserted)
-          const stored: Array<Invoice.Movement> = []
-          for (const movement of movements) {
-            stored.push(yield* appendLedger({ ...invoice, id }, movement, invoice.createdAt))
-          }
+            )`
+          const written = yield* writeHistory(
+            invoice,
+            sql`(SELECT id FROM inserted)`,
+            row,
+            { timeline, movements, refund: null },
+            invoice.createdAt
+          )
           return {
             ...invoice,
-            id,
+            id: written.id,
             client,
             cardAssociate,
             timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt })),
-            movements: stored,
+            movements: written.movements,
             refunds: []
           } satisfies Invoice.Invoice
         }).pipe(storage),
@@ -131,43 +125,40 @@ export const layer = Layer.effect(
         ),
 
       applyTransition: (invoice, transition) =>
-        Effect.gen(function* () {
-          yield* sql`
+        writeHistory(
+          invoice,
+          sql`${invoice.id}::bigint`,
+          sql`moved AS (
             UPDATE invoices
             SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
                 paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount},
                 pix_end_to_end_id = coalesce(${transition.pixEndToEndId ?? null}, pix_end_to_end_id)
-            WHERE id = ${invoice.id}`
-          yield* appendTimeline(invoice.id, transition, transition.at)
-          for (const movement of transition.movements) yield* appendLedger(invoice, movement, transition.at)
-          if (transition.refund !== null) {
-            yield* sql`
-              INSERT INTO refunds (invoice_id, amount, reason, created_at)
-              VALUES (${invoice.id}, ${transition.refund.amount}, ${transition.refund.reason},
-                      ${transition.at}::timestamptz)`
-          }
-          const moved = yield* findById(invoice.id)
-          return Option.getOrThrow(moved)
-        }).pipe(storage),
+            WHERE id = ${invoice.id})`,
+          { timeline: [transition], movements: transition.movements, refund: transition.refund },
+          transition.at
+        ).pipe(
+          Effect.map((written) => InvoiceHistory.afterTransition(invoice, transition, written)),
+          storage
+        ),
 
       settleCardPayment: (invoice, settlement) =>
-        Effect.gen(function* () {
-          yield* sql`
+        writeHistory(
+          invoice,
+          sql`${invoice.id}::bigint`,
+          sql`moved AS (
             UPDATE invoices
             SET status = ${settlement.status}, refused_reason = ${settlement.refusedReason},
                 paid_at = ${settlement.status === "paid" ? settlement.at : null}::timestamptz,
                 installments = ${settlement.installments}, fee = ${JSON.stringify(settlement.fee)}::jsonb,
                 card = ${JSON.stringify(settlement.card)}::jsonb, card_reference_id = ${settlement.cardAssociate.id},
                 updated_at = ${settlement.at}::timestamptz
-            WHERE id = ${invoice.id}`
-          yield* appendTimeline(
-            invoice.id,
-            { status: settlement.status, event: `invoice.${settlement.status}` },
-            settlement.at
-          )
-          for (const movement of settlement.movements) yield* appendLedger(invoice, movement, settlement.at)
-          return Option.getOrThrow(yield* findById(invoice.id))
-        }).pipe(storage),
+            WHERE id = ${invoice.id})`,
+          { timeline: [settlement], movements: settlement.movements, refund: null },
+          settlement.at
+        ).pipe(
+          Effect.map((written) => InvoiceHistory.afterCardSettlement(invoice, settlement, written)),
+          storage
+        ),
 
       // Newest first by creation time, then id: each filter has an index in that order (migration 0011), so a page
       // reads its own rows whatever the size of the company's history. The cursor is written as a plain bound on

@@ -1,6 +1,6 @@
 // The PixReturnRepository port in SQL: refunds asked of the pix provider (rows of `refunds` with a return id), received
 // pix that paid nothing with their returns, and the reconciliation's cursor.
-import { type PendingRefund, type PixRejection, PixReturnRepository } from "@fatura/application"
+import { type NewMovement, type PendingRefund, type PixRejection, PixReturnRepository } from "@fatura/application"
 import { Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -86,7 +86,20 @@ export const layer = Layer.effect(
   PixReturnRepository,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const { appendLedger } = InvoiceStatements.make(sql)
+    const { writeHistory } = InvoiceStatements.make(sql)
+    /** The ledger entries of a pix return, written with the invoice's updated time. */
+    const writeReturnEntries = (
+      invoice: Pick<Invoice.Invoice, "id" | "companyId" | "mode">,
+      movements: ReadonlyArray<NewMovement>,
+      at: Timestamp.Timestamp
+    ) =>
+      writeHistory(
+        invoice,
+        sql`${invoice.id}::bigint`,
+        sql`moved AS (UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id})`,
+        { timeline: [], movements, refund: null },
+        at
+      )
 
     const selectPendingRefund = sql`
       SELECT f.id, f.invoice_id, i.company_id, i.mode, f.amount, f.return_id, i.pix_end_to_end_id, f.status,
@@ -105,8 +118,7 @@ export const layer = Layer.effect(
             VALUES (${invoice.id}, ${request.amount}, ${request.reason}, 'pending', ${request.returnId},
                     ${request.at}::timestamptz)
             RETURNING id`
-          for (const movement of request.movements) yield* appendLedger(invoice, movement, request.at)
-          yield* sql`UPDATE invoices SET updated_at = ${request.at}::timestamptz WHERE id = ${invoice.id}`
+          yield* writeReturnEntries(invoice, request.movements, request.at)
           return (yield* decodeId(rows)).id
         }).pipe(storage),
 
@@ -127,8 +139,7 @@ export const layer = Layer.effect(
             RETURNING id`
           if (closed.length === 0) return false
           if (outcome.status === "failed") {
-            for (const movement of outcome.movements) yield* appendLedger(invoice, movement, at)
-            yield* sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id}`
+            yield* writeReturnEntries(invoice, outcome.movements, at)
           }
           return true
         }).pipe(storage),
