@@ -1,7 +1,7 @@
 // An invoice as it is after a write of its history: built from the invoice as it was locked and what the history
 // writer (InvoiceStatements.writeHistory) wrote, with the ids its rows got; never read back.
 import type { CardSettlement, Transition } from "@fatura/application"
-import type { Invoice } from "@fatura/domain"
+import type { Invoice, Timestamp } from "@fatura/domain"
 import type { Written } from "./InvoiceStatements.js"
 
 /** A locked invoice after `transition`. */
@@ -41,4 +41,51 @@ export const afterCardSettlement = (
   updatedAt: settlement.at,
   timeline: [...invoice.timeline, { status: settlement.status, event: settlement.event, createdAt: settlement.at }],
   movements: [...invoice.movements, ...written.movements]
+})
+
+/**
+ * A locked invoice after the close of its pending refund `refundId`; a failed one with what was written at `at` to
+ * give back what the refund held.
+ */
+export const afterReturnClosed = (
+  invoice: Invoice.Invoice,
+  refundId: number,
+  outcome: { readonly status: "succeeded" } | { readonly status: "failed"; readonly reason: string },
+  failed?: { readonly at: Timestamp.Timestamp; readonly written: Written }
+): Invoice.Invoice => {
+  const refunds = invoice.refunds.map((refund) =>
+    refund.id === refundId
+      ? { ...refund, status: outcome.status, failureReason: outcome.status === "failed" ? outcome.reason : null }
+      : refund
+  )
+  return failed === undefined
+    ? { ...invoice, refunds }
+    : {
+        ...invoice,
+        updatedAt: failed.at,
+        movements: [...invoice.movements, ...failed.written.movements],
+        refunds
+      }
+}
+
+/** A locked invoice after a refund `refund` asked of its pix provider, pending, with the debit that holds it. */
+export const afterPendingRefund = (
+  invoice: Invoice.Invoice,
+  refund: Pick<Invoice.RefundRecord, "id" | "amount" | "reason"> & { readonly at: Timestamp.Timestamp },
+  written: Written
+): Invoice.Invoice => ({
+  ...invoice,
+  updatedAt: refund.at,
+  movements: [...invoice.movements, ...written.movements],
+  refunds: [
+    ...invoice.refunds,
+    {
+      id: refund.id,
+      amount: refund.amount,
+      reason: refund.reason,
+      status: "pending",
+      failureReason: null,
+      createdAt: refund.at
+    }
+  ]
 })

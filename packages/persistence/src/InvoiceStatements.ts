@@ -122,21 +122,24 @@ export const make = (sql: SqlClient.SqlClient) => {
       RETURNING id`
 
   /**
-   * The history writer: `row` (a CTE that inserts or changes the invoice's row, when given), with the invoice's
-   * timeline entries, ledger entries and refund, in one statement, the invoice being the one `invoiceId` evaluates to.
-   * It returns what it wrote with the ids the rows got, for the caller to build the invoice as it now is from what it
-   * holds: nothing is read back.
+   * The history writer: `row` (the statement that inserts or changes the invoice's row, RETURNING its id), with the
+   * invoice's timeline entries, ledger entries and refund, in one statement. It returns what it wrote with the ids the
+   * rows got, for the caller to build the invoice as it now is from what it holds: nothing is read back.
+   *
+   * The other writes take the invoice's id from `row`, so the row is written first, and its triggers (the paid months)
+   * fire before the ledger's (the balances), in the order every transaction takes those rows: in the other order, a
+   * move and a create of the same company would wait on each other.
    */
   const writeHistory = (
     owner: Pick<Invoice.Invoice, "companyId" | "mode">,
-    invoiceId: Statement.Fragment,
-    row: Statement.Fragment | null,
+    row: Statement.Fragment,
     history: History,
     at: Timestamp.Timestamp
   ): Effect.Effect<Written, SqlError> => {
+    const invoiceId = sql`(SELECT id FROM invoice)`
     const refund = history.refund
     const writes = [
-      ...(row === null ? [] : [row]),
+      sql`invoice AS (${row})`,
       ...(history.timeline.length === 0 ? [] : [sql`timeline AS (${timelineRows(invoiceId, history.timeline, at)})`]),
       ...(history.movements.length === 0
         ? []
@@ -154,7 +157,7 @@ export const make = (sql: SqlClient.SqlClient) => {
       history.movements.length === 0 ? sql`'[]'::json` : sql`(SELECT json_agg(id ORDER BY id) FROM ledger)`
     const refundId = refund === null ? sql`NULL::bigint` : sql`(SELECT id FROM refund)`
     return sql`
-      ${writes.length === 0 ? sql`` : sql`WITH ${sql.csv(writes)}`}
+      WITH ${sql.csv(writes)}
       SELECT ${invoiceId} AS id, ${movements} AS movements, ${refundId} AS refund_id`.pipe(
       Effect.flatMap(decodeWritten),
       Effect.map(

@@ -47,7 +47,6 @@ export const layer = Layer.effect(
           const boleto = invoice.boleto
           // The invoice with its timeline and ledger entries, in one statement.
           const row = sql`
-            inserted AS (
             INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
               refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
               token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
@@ -64,15 +63,8 @@ export const layer = Layer.effect(
               ${boleto?.url ?? null}, ${boleto?.bankCode ?? null}, ${boleto?.ourNumber ?? null},
               ${invoice.card === null ? null : JSON.stringify(invoice.card)}::jsonb, ${cardAssociate?.id ?? null},
               ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
-            RETURNING id
-            )`
-          const written = yield* writeHistory(
-            invoice,
-            sql`(SELECT id FROM inserted)`,
-            row,
-            { timeline, movements, refund: null },
-            invoice.createdAt
-          )
+            RETURNING id`
+          const written = yield* writeHistory(invoice, row, { timeline, movements, refund: null }, invoice.createdAt)
           return {
             ...invoice,
             id: written.id,
@@ -127,13 +119,13 @@ export const layer = Layer.effect(
       applyTransition: (invoice, transition) =>
         writeHistory(
           invoice,
-          sql`${invoice.id}::bigint`,
-          sql`moved AS (
+          sql`
             UPDATE invoices
             SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
                 paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount},
                 pix_end_to_end_id = coalesce(${transition.pixEndToEndId ?? null}, pix_end_to_end_id)
-            WHERE id = ${invoice.id})`,
+            WHERE id = ${invoice.id}
+            RETURNING id`,
           { timeline: [transition], movements: transition.movements, refund: transition.refund },
           transition.at
         ).pipe(
@@ -144,15 +136,15 @@ export const layer = Layer.effect(
       settleCardPayment: (invoice, settlement) =>
         writeHistory(
           invoice,
-          sql`${invoice.id}::bigint`,
-          sql`moved AS (
+          sql`
             UPDATE invoices
             SET status = ${settlement.status}, refused_reason = ${settlement.refusedReason},
                 paid_at = ${settlement.status === "paid" ? settlement.at : null}::timestamptz,
                 installments = ${settlement.installments}, fee = ${JSON.stringify(settlement.fee)}::jsonb,
                 card = ${JSON.stringify(settlement.card)}::jsonb, card_reference_id = ${settlement.cardAssociate.id},
                 updated_at = ${settlement.at}::timestamptz
-            WHERE id = ${invoice.id})`,
+            WHERE id = ${invoice.id}
+            RETURNING id`,
           { timeline: [settlement], movements: settlement.movements, refund: null },
           settlement.at
         ).pipe(

@@ -6,6 +6,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeOne, decodeRows, Integer } from "./ColumnSchemas.js"
 import { storage } from "./Columns.js"
+import * as InvoiceHistory from "./InvoiceHistory.js"
 import { CentsColumn, CompanyIdColumn, InvoiceIdColumn, RefundStatus } from "./InvoiceRows.js"
 import * as InvoiceStatements from "./InvoiceStatements.js"
 
@@ -95,8 +96,7 @@ export const layer = Layer.effect(
     ) =>
       writeHistory(
         invoice,
-        sql`${invoice.id}::bigint`,
-        sql`moved AS (UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id})`,
+        sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id} RETURNING id`,
         { timeline: [], movements, refund: null },
         at
       )
@@ -118,8 +118,9 @@ export const layer = Layer.effect(
             VALUES (${invoice.id}, ${request.amount}, ${request.reason}, 'pending', ${request.returnId},
                     ${request.at}::timestamptz)
             RETURNING id`
-          yield* writeReturnEntries(invoice, request.movements, request.at)
-          return (yield* decodeId(rows)).id
+          const { id } = yield* decodeId(rows)
+          const written = yield* writeReturnEntries(invoice, request.movements, request.at)
+          return InvoiceHistory.afterPendingRefund(invoice, { ...request, id }, written)
         }).pipe(storage),
 
       findPendingRefund: (returnId) =>
@@ -137,11 +138,11 @@ export const layer = Layer.effect(
                 failure_reason = ${outcome.status === "failed" ? outcome.reason : null}
             WHERE id = ${refundId} AND invoice_id = ${invoice.id} AND status = 'pending'
             RETURNING id`
-          if (closed.length === 0) return false
-          if (outcome.status === "failed") {
-            yield* writeReturnEntries(invoice, outcome.movements, at)
-          }
-          return true
+          if (closed.length === 0) return Option.none()
+          if (outcome.status === "succeeded")
+            return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome))
+          const written = yield* writeReturnEntries(invoice, outcome.movements, at)
+          return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome, { at, written }))
         }).pipe(storage),
 
       stalePendingRefunds: (createdBefore, limit) =>
