@@ -6,7 +6,9 @@ export default defineConfig({
       "packages/*",
       "apps/*",
       // The lint scripts' own tests (scripts/check-source-files.mjs).
-      { test: { name: "scripts", include: ["scripts/test/**/*.test.mjs"] } }
+      { test: { name: "scripts", include: ["scripts/test/**/*.test.mjs"] } },
+      // The bench's own checks (its baseline sends the repository's statements), over the built packages.
+      { test: { name: "bench", include: ["bench/test/**/*.test.mjs"] } }
     ]
   }
 })

@@ -13,75 +13,32 @@
 // `pnpm bench --invoices N` measures something else: how the reads of one company cost as its history grows from
 // BENCH_SEED invoices to N (bench/growth.mjs), on Postgres. Env: BENCH_SAMPLES (200 timed requests per read),
 // BENCH_SAMPLE_WARMUP (20).
-import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
 import os from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import autocannon from "autocannon"
 import pg from "pg"
+import { loadStatements, stepsOf } from "./baseline-sql.mjs"
 import * as growth from "./growth.mjs"
+import { invalidRuns, loadAlternately, seed } from "./support/load.mjs"
+import {
+  cleanup,
+  cleanups,
+  failure,
+  freePort,
+  peakRssMb,
+  startProcess,
+  stopProcess,
+  waitUntilHealthy
+} from "./support/processes.mjs"
+import { report } from "./support/report.mjs"
+import { log, settings, sleep, started } from "./support/settings.mjs"
 
-const root = fileURLToPath(new URL("..", import.meta.url))
-const fromEnv = (name, fallback) => process.env[name] ?? fallback
-const numberFromEnv = (name, fallback) => {
-  const value = Number(fromEnv(name, fallback))
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
-  return value
-}
-const settings = {
-  adminUrl: fromEnv("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
-  duration: numberFromEnv("BENCH_DURATION", 10),
-  warmup: numberFromEnv("BENCH_WARMUP", 3),
-  rounds: numberFromEnv("BENCH_ROUNDS", 2),
-  connections: numberFromEnv("BENCH_CONNECTIONS", 32),
-  seed: numberFromEnv("BENCH_SEED", 2000),
-  seedEmbedded: numberFromEnv("BENCH_SEED_EMBEDDED", 300),
-  payers: numberFromEnv("BENCH_PAYERS", 1000),
-  samples: numberFromEnv("BENCH_SAMPLES", 200),
-  sampleWarmup: numberFromEnv("BENCH_SAMPLE_WARMUP", 20)
-}
 const { values: args } = parseArgs({ options: { invoices: { type: "string" } } })
 const invoices = args.invoices === undefined ? undefined : Number(args.invoices)
 if (invoices !== undefined && !(Number.isInteger(invoices) && invoices > settings.seed)) {
   throw new Error(`--invoices must be a whole number above BENCH_SEED (${settings.seed})`)
-}
-// Issue 16's: near the hand-written baseline on Postgres, and a floor of requests/s on the embedded database.
-const targets = {
-  throughputRatio: 0.9,
-  p99Ratio: 1.3,
-  rssMb: 256,
-  embeddedRps: { "Search PGlite": 1000, "Create PGlite": 300 }
-}
-const maxErrorRate = 0.01
-
-const started = Date.now()
-const log = (message) => process.stderr.write(`bench ${((Date.now() - started) / 1000).toFixed(0)}s: ${message}\n`)
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-// ---- cleanup: every process and the database, whatever happens ----
-
-const processes = new Set()
-const cleanups = []
-let currentLoad
-let cleaningUp
-
-const cleanup = () => {
-  cleaningUp ??= (async () => {
-    currentLoad?.stop()
-    await Promise.all([...processes].map((server) => stopProcess(server)))
-    for (const step of cleanups.reverse()) {
-      try {
-        await step()
-      } catch (error) {
-        log(`cleanup: ${error.message}`)
-      }
-    }
-  })()
-  return cleaningUp
 }
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
@@ -91,86 +48,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   })
 }
 
-// ---- processes ----
+// The baseline sends the repository's statements: refuse to start, before any database or process, if they no longer
+// fit its steps.
+stepsOf(await loadStatements())
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-
-/** Starts `node <args>` (this very node binary, so the pid is the server's own) and keeps its output. */
-const startProcess = (name, args, env) => {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-  const server = { name, child, pid: child.pid, stdout: "", stderr: "", exited: false }
-  child.stdout.setEncoding("utf8").on("data", (text) => {
-    server.stdout = (server.stdout + text).slice(-65536)
-  })
-  child.stderr.setEncoding("utf8").on("data", (text) => {
-    server.stderr = (server.stderr + text).slice(-16384)
-  })
-  server.exit = new Promise((resolve) =>
-    child.once("exit", (code, signal) => {
-      server.exited = true
-      processes.delete(server)
-      resolve({ code, signal })
-    })
-  )
-  processes.add(server)
-  return server
-}
-
-const stopProcess = async (server) => {
-  if (server.exited) return
-  server.child.kill("SIGTERM")
-  const stopped = await Promise.race([server.exit.then(() => true), sleep(5000).then(() => false)])
-  if (!stopped) {
-    server.child.kill("SIGKILL")
-    await server.exit
-  }
-}
-
-const failure = (server, message) =>
-  new Error(
-    `${server.name}: ${message}\n--- stdout ---\n${server.stdout.slice(-4000)}\n--- stderr ---\n${server.stderr}`
-  )
-
-const waitUntilHealthy = async (server, url) => {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (server.exited) throw failure(server, "exited before answering /health")
-    try {
-      const response = await fetch(`${url}/health`)
-      if (response.ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(100)
-  }
-  throw failure(server, "did not answer /health within 60 s")
-}
-
-/** A process and its descendants (the workers of `fatura serve --workers N`), by pid. */
-const processTree = (pid) => {
-  let children = []
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    // gone
-  }
-  return [pid, ...children.flatMap(processTree)]
-}
-
-/** Peak resident set size (VmHWM) of a running process, with its workers' added, in MB. */
-const peakRssMb = (server) =>
-  processTree(server.pid).reduce((total, pid) => {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-    return total + (match === null ? Number.NaN : Number(match[1]) / 1024)
-  }, 0)
+// ---- the services ----
 
 const startService = async (name, database, serveArgs = []) => {
   const port = await freePort()
@@ -215,259 +97,6 @@ const secretKeyOf = async (service) => {
   const created = keyPattern.exec(cli.stdout)
   if (code !== 0 || created === null) throw failure(cli, `exited with ${code} and printed no sk_test_ key`)
   return created[0]
-}
-
-// ---- requests ----
-
-/** A valid CPF, formatted, for payer number `n`: the load spreads its invoices over many payers. */
-const cpf = (n) => {
-  const digits = String(100_000_001 + n * 9_973)
-    .padStart(9, "0")
-    .slice(0, 9)
-    .split("")
-    .map(Number)
-  for (const length of [9, 10]) {
-    let sum = 0
-    for (let i = 0; i < length; i++) sum += digits[i] * (length + 1 - i)
-    const rest = sum % 11
-    digits.push(rest < 2 ? 0 : 11 - rest)
-  }
-  const text = digits.join("")
-  return `${text.slice(0, 3)}.${text.slice(3, 6)}.${text.slice(6, 9)}-${text.slice(9)}`
-}
-
-const createBodies = Array.from({ length: settings.payers }, (_, n) =>
-  JSON.stringify({
-    method: "pix",
-    total_price_cents: 12345,
-    payer: { name: `Maria Souza ${n}`, cpf_cnpj: cpf(n), email: `maria${n}@example.com` },
-    items: [{ name: "Pão de queijo", quantity: 3, unit_price: 4115 }]
-  })
-)
-
-const seed = async (url, key, count) => {
-  const secureIds = []
-  let next = 0
-  let failed
-  const worker = async () => {
-    while (failed === undefined && next < count) {
-      const body = createBodies[next++ % createBodies.length]
-      const response = await fetch(`${url}/api/v2/invoices`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body
-      })
-      const text = await response.text()
-      if (response.status !== 201) failed = `seeding: ${response.status} ${text.slice(0, 500)}`
-      else secureIds.push(JSON.parse(text).secureId)
-    }
-  }
-  await Promise.all(Array.from({ length: 16 }, worker))
-  if (failed !== undefined) throw new Error(failed)
-  return secureIds
-}
-
-/** One autocannon run; `keep` says whether its numbers count (a warm-up's do not). */
-const loadOnce = async (url, key, scenario, seconds) => {
-  let next = 0
-  const request =
-    scenario.kind === "search"
-      ? {
-          method: "GET",
-          setupRequest: (req) => {
-            req.path = `/api/v2/invoices?id=${scenario.ids[next++ % scenario.ids.length]}`
-            return req
-          }
-        }
-      : {
-          method: "POST",
-          path: "/api/v2/invoices",
-          setupRequest: (req) => {
-            req.body = createBodies[next++ % createBodies.length]
-            return req
-          }
-        }
-  const latencies = []
-  const instance = autocannon({
-    url,
-    connections: settings.connections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    requests: [request]
-  })
-  currentLoad = instance
-  instance.on("response", (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime)
-  })
-  const result = await new Promise((resolve, reject) => instance.then(resolve, reject))
-  currentLoad = undefined
-  const failures = result.non2xx + result.errors + result.timeouts
-  return {
-    ok: result["2xx"],
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    statusCodes: Object.keys(result.statusCodeStats ?? {}).join(","),
-    errorRate: failures / Math.max(1, result["2xx"] + failures),
-    seconds: result.duration,
-    latencies
-  }
-}
-
-const percentile = (sorted, p) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-
-const emptyTotals = () => ({ ok: 0, non2xx: 0, errors: 0, seconds: 0, cpuMs: 0, latencies: [], rounds: [] })
-
-/** CPU time (user + system) a process and its workers have used so far, in ms; ticks of 10 ms on Linux. */
-const cpuMsOf = (pid) =>
-  processTree(pid).reduce((total, each) => {
-    const stat = readFileSync(`/proc/${each}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return total + (Number(fields[11]) + Number(fields[12])) * 10
-  }, 0)
-
-const summary = (totals) => {
-  const sorted = Float64Array.from(totals.latencies).sort()
-  return {
-    rps: totals.ok / totals.seconds,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    non2xx: totals.non2xx,
-    errors: totals.errors,
-    errorRate: (totals.non2xx + totals.errors) / Math.max(1, totals.ok + totals.non2xx + totals.errors),
-    rounds: totals.rounds,
-    cpuMsPerRequest: totals.cpuMs / Math.max(1, totals.ok)
-  }
-}
-
-const invalidRuns = []
-
-/** Loads each target in turn (service, baseline, service, baseline…), a warm-up before every measured run. */
-const loadAlternately = async (scenario, servers, rounds) => {
-  const totals = new Map(servers.map((server) => [server.label, emptyTotals()]))
-  for (let round = 1; round <= rounds; round++) {
-    for (const server of servers) {
-      await loadOnce(server.url, server.key, scenario, settings.warmup)
-      const total = totals.get(server.label)
-      const cpuBefore = cpuMsOf(server.pid)
-      const run = await loadOnce(server.url, server.key, scenario, settings.duration)
-      const cpuMs = cpuMsOf(server.pid) - cpuBefore
-      total.cpuMs += cpuMs
-      total.ok += run.ok
-      total.non2xx += run.non2xx
-      total.errors += run.errors
-      total.seconds += run.seconds
-      for (const latency of run.latencies) total.latencies.push(latency)
-      const rps = run.ok / run.seconds
-      total.rounds.push(rps)
-      const sorted = Float64Array.from(run.latencies).sort()
-      log(
-        `${scenario.name} · ${server.label} · round ${round}: ${rps.toFixed(0)} req/s, p99 ${percentile(sorted, 99).toFixed(1)} ms, ` +
-          `${(cpuMs / Math.max(1, run.ok)).toFixed(2)} ms server CPU/req, non-2xx ${run.non2xx}, errors ${run.errors} ` +
-          `(status ${run.statusCodes || "none"})`
-      )
-      if (run.errorRate > maxErrorRate) {
-        const message = `${scenario.name} · ${server.label} · round ${round}: ${(run.errorRate * 100).toFixed(1)} % of the requests failed (non-2xx ${run.non2xx}, errors ${run.errors})`
-        invalidRuns.push(message)
-        log(`!!! ${message}`)
-      }
-    }
-  }
-  return Object.fromEntries([...totals].map(([label, total]) => [label, summary(total)]))
-}
-
-// ---- the report ----
-
-const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "—")
-const mark = (ok) => (ok ? "PASS" : "MISS")
-
-const report = ({ machine, load, results }) => {
-  const lines = []
-  lines.push(`Machine: ${machine}; ${load}`)
-  lines.push(
-    `Load: autocannon, ${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per server ` +
-      `on Postgres (alternating, ${settings.warmup} s warm-up before each), 1 × ${settings.duration} s with ` +
-      `workers and on PGlite; ` +
-      "req/s counts 2xx only"
-  )
-  lines.push("")
-  lines.push(
-    "| Scenario | req/s service | req/s baseline | req/s ratio | p50 ms service | p50 ms baseline | " +
-      "p99 ms service | p99 ms baseline | p99 ratio | peak RSS MB service | peak RSS MB baseline | non-2xx |"
-  )
-  lines.push("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-  for (const row of results) {
-    const { service, baseline } = row
-    const throughputRatio = baseline ? service.rps / baseline.rps : Number.NaN
-    const p99Ratio = baseline ? service.p99 / baseline.p99 : Number.NaN
-    lines.push(
-      `| ${row.scenario} | ${fixed(service.rps, 0)} | ${fixed(baseline?.rps, 0)} | ${fixed(throughputRatio, 2)} | ` +
-        `${fixed(service.p50, 1)} | ${fixed(baseline?.p50, 1)} | ${fixed(service.p99, 1)} | ${fixed(baseline?.p99, 1)} | ` +
-        `${fixed(p99Ratio, 2)} | ${fixed(row.serviceRssMb, 0)} | ${fixed(row.baselineRssMb, 0)} | ` +
-        `${service.non2xx + service.errors}${baseline ? ` / ${baseline.non2xx + baseline.errors}` : ""} |`
-    )
-  }
-  lines.push("")
-  lines.push(
-    `| Target | ${results.map((row) => row.scenario).join(" | ")} |\n|---|${results.map(() => "---").join("|")}|`
-  )
-  const targetRow = (label, cell) => `| ${label} | ${results.map(cell).join(" | ")} |`
-  lines.push(
-    targetRow(`req/s ratio ≥ ${targets.throughputRatio}`, (row) =>
-      row.baseline
-        ? `${mark(row.service.rps / row.baseline.rps >= targets.throughputRatio)} (${fixed(row.service.rps / row.baseline.rps, 2)})`
-        : "n/a"
-    )
-  )
-  lines.push(
-    targetRow(`p99 ratio ≤ ${targets.p99Ratio}`, (row) =>
-      row.baseline
-        ? `${mark(row.service.p99 / row.baseline.p99 <= targets.p99Ratio)} (${fixed(row.service.p99 / row.baseline.p99, 2)})`
-        : "n/a"
-    )
-  )
-  lines.push(
-    targetRow(
-      `embedded req/s ≥ ${Object.entries(targets.embeddedRps)
-        .map(([scenario, floor]) => `${floor} (${scenario.split(" ")[0]})`)
-        .join(", ")}`,
-      (row) => {
-        const floor = targets.embeddedRps[row.scenario]
-        return floor === undefined ? "n/a" : `${mark(row.service.rps >= floor)} (${fixed(row.service.rps, 0)})`
-      }
-    )
-  )
-  lines.push(
-    targetRow(
-      `service peak RSS ≤ ${targets.rssMb} MB`,
-      (row) => `${mark(row.serviceRssMb <= targets.rssMb)} (${fixed(row.serviceRssMb, 0)} MB)`
-    )
-  )
-  lines.push("")
-  for (const row of results) {
-    const servers = [
-      ["service", row.service],
-      ["baseline", row.baseline]
-    ].filter(([, result]) => result !== undefined)
-    const rounds = servers.map(([label, result]) => `${label} ${result.rounds.map((rps) => rps.toFixed(0)).join(", ")}`)
-    const cpu = servers.map(([label, result]) => `${label} ${result.cpuMsPerRequest.toFixed(2)} ms`)
-    lines.push(
-      `- ${row.scenario}: req/s per round in the order run: ${rounds.join("; ")}. ` +
-        `Server CPU per 2xx request: ${cpu.join("; ")}`
-    )
-  }
-  lines.push("")
-  lines.push(
-    "Peak RSS is VmHWM of the whole server process over all its scenarios (the Postgres rows share one service " +
-      "and one baseline process); for the rows with workers, the sum of every process's peak. non-2xx counts " +
-      "service / baseline."
-  )
-  if (invalidRuns.length > 0) {
-    lines.push("")
-    lines.push(`INVALID: runs with more than ${maxErrorRate * 100} % errors:`)
-    for (const message of invalidRuns) lines.push(`  - ${message}`)
-  }
-  return lines.join("\n")
 }
 
 // ---- the benchmark ----

@@ -28,15 +28,33 @@ const noRoute = (routeMethods: RouteMethods["Service"]) =>
         )
   })
 
+/** The 400 with `issues` of a request whose payload, query or path failed the contract's schema, if that is the cause. */
+const invalidRequest = (cause: Cause.Cause<unknown>) => {
+  const defect = Cause.findDefect(cause)
+  if (defect._tag !== "Success" || !HttpApiError.HttpApiSchemaError.is(defect.success)) return undefined
+  const schemaError = defect.success
+  return schemaError.kind === "Body" || schemaError.kind === "ResponseHeaders"
+    ? undefined
+    : ErrorResponses.of(RequestIssues.invalidRequest(RequestIssues.issuesOf(schemaError.cause)))
+}
+
+/**
+ * `next`, with a request that failed the contract's schema answered 400 where the route's own middleware sees it:
+ * the framework decodes inside the handler and fails with a defect, which would otherwise pass the route's idempotency,
+ * response cost and card velocity by on its way out.
+ */
+export const answerInvalidRequest = <E, R>(
+  next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
+  Effect.catchCause(next, (cause) => {
+    const response = invalidRequest(cause)
+    return response === undefined ? Effect.failCause(cause) : Effect.succeed(response)
+  })
+
 const responseForCause = (cause: Cause.Cause<unknown>, requestId: string, routeMethods: RouteMethods["Service"]) => {
   if (isRouteNotFound(cause)) return noRoute(routeMethods)
-  const defect = Cause.findDefect(cause)
-  if (defect._tag === "Success" && HttpApiError.HttpApiSchemaError.is(defect.success)) {
-    const schemaError = defect.success
-    if (schemaError.kind !== "Body" && schemaError.kind !== "ResponseHeaders") {
-      return Effect.succeed(ErrorResponses.of(RequestIssues.invalidRequest(RequestIssues.issuesOf(schemaError.cause))))
-    }
-  }
+  const invalid = invalidRequest(cause)
+  if (invalid !== undefined) return Effect.succeed(invalid)
   return Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
     Effect.as(ErrorResponses.of(new InternalError({ message: `an internal error occurred (request ${requestId})` })))
   )

@@ -12,6 +12,7 @@ import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/h
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import * as AccessLog from "./AccessLog.js"
 import * as CardVelocity from "./CardVelocity.js"
+import * as ErrorEnvelope from "./ErrorEnvelope.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { toResponse } from "./FailureResponses.js"
 import * as Idempotency from "./Idempotency.js"
@@ -240,10 +241,11 @@ export const middleware = (contract: RoutePolicy.OfContract, others: ReadonlyArr
         Effect.gen(function* () {
           const admission = yield* admit[policy.access](yield* HttpServerRequest.HttpServerRequest, policy)
           if (admission._tag === "Refused") return admission.response
+          const answered = ErrorEnvelope.answerInvalidRequest(next)
           const once =
             admission.owner === undefined
-              ? next
-              : idempotent(admission.owner, policy.takesPayload, policy.callsProviders, next)
+              ? answered
+              : idempotent(admission.owner, policy.takesPayload, policy.callsProviders, answered)
           const response = yield* Effect.provideService(
             policy.takesPayload ? RequestBody.read(once) : once,
             RequestPrincipal.Current,

@@ -7,39 +7,9 @@ import type { SqlClient, Statement } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { decodeFirst, decodeOne, decodeRows, Integer, Json } from "./ColumnSchemas.js"
 import { InvoiceIdColumn, InvoiceRow, toInvoice } from "./InvoiceRows.js"
+import { invoiceColumns, invoiceTables } from "./Statements.js"
 
-/** The columns of an invoice's row (`InvoiceRow`), over `invoiceTables`. */
-export const invoiceColumns = `
-      i.id, i.secure_id::text AS secure_id, i.company_id, i.mode, i.method, i.status, i.amount,
-        i.installments, i.refunded_amount, i.refused_reason, i.postback_url, i.traceable, i.ip, i.metadata,
-        i.external_ref, i.items, i.payer, i.token_checkout, i.fee, i.pix_qr_code, i.pix_txid,
-        i.pix_end_to_end_id, fatura_ts(i.pix_expires_at) AS pix_expires_at, fatura_ts(i.created_at) AS created_at,
-        fatura_ts(i.updated_at) AS updated_at, fatura_ts(i.paid_at) AS paid_at,
-        i.boleto_barcode, i.boleto_digitable_line, to_char(i.boleto_due_date, 'YYYY-MM-DD') AS boleto_due_date,
-        i.boleto_url, i.boleto_bank_code, i.boleto_our_number, i.card, i.card_reference_id,
-        r.brand AS card_reference_brand, r.last_digits AS card_reference_last_digits,
-        fatura_ts(r.created_at) AS card_reference_created_at,
-        c.id AS client_id, c.name AS client_name, c.email AS client_email, c.phone AS client_phone,
-        c.document_type AS client_document_type, c.document_number AS client_document_number,
-        fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
-        (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
-                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
-           FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
-        (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
-                                                    'amount', l.amount, 'balance', l.balance,
-                                                    'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
-           FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
-        (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
-                                                    'status', f.status, 'failure_reason', f.failure_reason,
-                                                    'created_at', fatura_ts(f.created_at))
-                                  ORDER BY f.id), '[]')
-           FROM refunds f WHERE f.invoice_id = i.id) AS refunds`
-
-/** An invoice's row with its client's and its card reference's. */
-export const invoiceTables = `
-      invoices i
-      JOIN clients c ON c.id = i.client_id
-      LEFT JOIN card_references r ON r.id = i.card_reference_id`
+export { invoiceColumns, invoiceTables }
 
 const decodeRow = Schema.decodeUnknownEffect(InvoiceRow)
 const firstRow = decodeFirst(InvoiceRow)
@@ -79,6 +49,25 @@ export interface Written {
   readonly movements: ReadonlyArray<Invoice.Movement>
   readonly refund: Invoice.RefundRecord | null
 }
+
+/**
+ * What the history writer wrote, from its one row (the invoice's id, its ledger entries' ids in their order, its
+ * refund's id): `history` with the ids its rows got, dated `at`.
+ */
+export const writtenOf =
+  (history: History, at: Timestamp.Timestamp) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<Written> =>
+    Effect.map(
+      decodeWritten(rows),
+      (written): Written => ({
+        id: written.id,
+        movements: history.movements.map((movement, n) => ({ ...movement, id: written.movements[n]!, createdAt: at })),
+        refund:
+          history.refund === null || written.refund_id === null
+            ? null
+            : { ...history.refund, id: written.refund_id, status: "succeeded", failureReason: null, createdAt: at }
+      })
+    )
 
 export const make = (sql: SqlClient.SqlClient) => {
   const columns = sql.unsafe(invoiceColumns)
@@ -159,23 +148,9 @@ export const make = (sql: SqlClient.SqlClient) => {
     return sql`
       WITH ${sql.csv(writes)}
       SELECT ${invoiceId} AS id, ${movements} AS movements, ${refundId} AS refund_id`.pipe(
-      Effect.flatMap(decodeWritten),
-      Effect.map(
-        (written): Written => ({
-          id: written.id,
-          movements: history.movements.map((movement, n) => ({
-            ...movement,
-            id: written.movements[n]!,
-            createdAt: at
-          })),
-          refund:
-            refund === null || written.refund_id === null
-              ? null
-              : { ...refund, id: written.refund_id, status: "succeeded", failureReason: null, createdAt: at }
-        })
-      )
+      Effect.flatMap(writtenOf(history, at))
     )
   }
 
-  return { columns, tables, selectInvoice, findById, timelineRows, ledgerRows, writeHistory }
+  return { selectInvoice, findById, timelineRows, ledgerRows, writeHistory }
 }

@@ -7,6 +7,7 @@ import { SqlClient } from "effect/sql"
 import { decodeOne, Integer } from "./ColumnSchemas.js"
 import { storage } from "./Columns.js"
 import { ClientIdColumn, ClientRow, toClient } from "./InvoiceRows.js"
+import * as Statements from "./Statements.js"
 
 const decodeClient = decodeOne(ClientRow)
 
@@ -27,20 +28,18 @@ export const layer = Layer.effect(
 
     return ClientRepository.of({
       upsertClient: (contact) =>
-        sql`
-          INSERT INTO clients (company_id, mode, document_type, document_number, name, email, phone, created_at,
-                               updated_at)
-          VALUES (${contact.companyId}, ${contact.mode}, ${contact.document.type}, ${contact.document.number}, ${contact.name},
-                  ${contact.email}, ${contact.phone}, ${contact.now}::timestamptz, ${contact.now}::timestamptz)
-          ON CONFLICT (company_id, mode, document_number) DO UPDATE
-            SET name = excluded.name, email = excluded.email, phone = coalesce(excluded.phone, clients.phone),
-                updated_at = excluded.updated_at
-          RETURNING id, name, email, phone, document_type, document_number,
-            fatura_ts(created_at) AS created_at, fatura_ts(updated_at) AS updated_at`.pipe(
-          Effect.flatMap(decodeClient),
-          Effect.map(toClient),
-          storage
-        ),
+        sql
+          .unsafe(Statements.upsertClient, [
+            contact.companyId,
+            contact.mode,
+            contact.document.type,
+            contact.document.number,
+            contact.name,
+            contact.email,
+            contact.phone,
+            contact.now
+          ])
+          .pipe(Effect.flatMap(decodeClient), Effect.map(toClient), storage),
 
       associateCard: (card) =>
         sql`

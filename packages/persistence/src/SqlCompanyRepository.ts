@@ -1,66 +1,14 @@
 // The CompanyRepository port in SQL: companies, their keys, and their running totals (migration 0006).
 import { type ApiKeyRecord, CompanyRepository, type NewApiKey } from "@fatura/application"
-import type { Company, FeePlan, Invoice, Timestamp } from "@fatura/domain"
+import type { Company, FeePlan, Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, storage, text, timestamp } from "./Columns.js"
+import * as Statements from "./Statements.js"
 
 /** The company columns of table alias `alias`, named with `prefix` so that they can sit beside another table's. */
 export const companyColumns = (sql: SqlClient.SqlClient, alias: string, prefix = "") =>
-  sql.unsafe(
-    [
-      "id",
-      "cnpj",
-      "company_type",
-      "corporate_reason",
-      "fantasy_name",
-      "url_website",
-      "email",
-      "address_street",
-      "address_number",
-      "address_city",
-      "address_postal_code",
-      "address_province",
-      "address_state",
-      "bank_account",
-      "bank_agency",
-      "bank_digit",
-      "bank_name",
-      "bank_type",
-      "blocked_system",
-      "blocked_processing",
-      "blocked_pix",
-      "blocked_card",
-      "blocked_bank_slip",
-      "blocked_sake",
-      "fee_plan",
-      "is_custom",
-      "pix_key"
-    ]
-      .map((column) => `${alias}.${column} AS ${prefix}${column}`)
-      .concat([
-        `${alias}.three_ds_activated_at IS NOT NULL AS ${prefix}is_active_3ds`,
-        `fatura_ts(${alias}.created_at) AS ${prefix}created_at`,
-        `fatura_ts(${alias}.updated_at) AS ${prefix}updated_at`
-      ])
-      .join(", ")
-  )
-
-/**
- * The balances and paid totals of the company and mode of the row `owner` (any alias with `company_id` and `mode`),
- * with `company_balances b` joined by `joinBalances(owner)`; the competition month is the São Paulo month of `now`.
- */
-export const totalsColumns = (sql: SqlClient.SqlClient, owner: string, now: Timestamp.Timestamp) => sql`
-  coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
-  coalesce(b.bank_slip, 0) AS balance_bank_slip,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = ${sql.unsafe(owner)}.company_id AND m.mode = ${sql.unsafe(owner)}.mode) AS amount_invoice_total,
-  (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
-    WHERE m.company_id = ${sql.unsafe(owner)}.company_id AND m.mode = ${sql.unsafe(owner)}.mode
-      AND m.month = fatura_paid_month(${now}::timestamptz)) AS amount_invoices_competicion`
-
-export const joinBalances = (sql: SqlClient.SqlClient, owner: string) =>
-  sql.unsafe(`LEFT JOIN company_balances b ON b.company_id = ${owner}.company_id AND b.mode = ${owner}.mode`)
+  sql.unsafe(Statements.companyColumnList(alias, prefix))
 
 export const toTotals = (row: Record<string, unknown>): Company.CompanyTotals => ({
   balancePix: int(row.balance_pix),
@@ -119,10 +67,7 @@ const toKey = (row: Record<string, unknown>): ApiKeyRecord => ({
   revokedAt: row.key_revoked_at === null ? null : timestamp(row.key_revoked_at)
 })
 
-const keyColumns = (sql: SqlClient.SqlClient) =>
-  sql.unsafe(`
-  k.id AS key_id, k.company_id AS key_company_id, k.kind AS key_kind, k.mode AS key_mode, k.prefix AS key_prefix,
-  fatura_ts(k.created_at) AS key_created_at, fatura_ts(k.revoked_at) AS key_revoked_at`)
+const keyColumns = (sql: SqlClient.SqlClient) => sql.unsafe(Statements.keyColumnList)
 
 const blockColumn: Record<Company.BlockKind, string> = {
   system: "blocked_system",
@@ -190,19 +135,13 @@ export const layer = Layer.effect(
       ),
 
       totals: (id, mode, now) =>
-        sql`
-          SELECT ${totalsColumns(sql, "o", now)}
-          FROM (VALUES (${id}::bigint, ${mode}::text)) AS o (company_id, mode) ${joinBalances(sql, "o")}`.pipe(
+        sql.unsafe<Record<string, unknown>>(Statements.companyTotals, [now, id, mode]).pipe(
           Effect.map((rows) => toTotals(rows[0]!)),
           storage
         ),
 
       findWithTotals: (id, mode, now) =>
-        sql`
-          SELECT ${columns}, ${totalsColumns(sql, "o", now)}
-          FROM companies c
-          CROSS JOIN (VALUES (${id}::bigint, ${mode}::text)) AS o (company_id, mode) ${joinBalances(sql, "o")}
-          WHERE c.id = ${id}`.pipe(
+        sql.unsafe<Record<string, unknown>>(Statements.companyWithTotals, [now, id, mode]).pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullishOr(rows[0]), (row) => ({ company: toCompany(row), totals: toTotals(row) }))
           ),
@@ -242,10 +181,7 @@ export const layer = Layer.effect(
       insertKey,
 
       findKeyByHash: (hash) =>
-        sql`
-          SELECT ${keyColumns(sql)}, ${columns}
-          FROM api_keys k JOIN companies c ON c.id = k.company_id
-          WHERE k.hash = ${hash}`.pipe(
+        sql.unsafe<Record<string, unknown>>(Statements.keyByHash, [hash]).pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullishOr(rows[0]), (row) => ({ key: toKey(row), company: toCompany(row) }))
           ),

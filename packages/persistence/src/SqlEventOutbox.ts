@@ -3,6 +3,7 @@ import { EventOutbox } from "@fatura/application"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { storage } from "./Columns.js"
+import * as Statements from "./Statements.js"
 
 export const layer = Layer.effect(
   EventOutbox,
@@ -12,10 +13,16 @@ export const layer = Layer.effect(
     return EventOutbox.of({
       recordEvent: (event) =>
         Effect.gen(function* () {
-          yield* sql`
-            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at, reason)
-            VALUES (${event.id}, ${event.companyId}, ${event.invoiceId}, ${event.type}, ${event.livemode},
-                    ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz, ${event.reason ?? null})`
+          yield* sql.unsafe(Statements.insertEvent, [
+            event.id,
+            event.companyId,
+            event.invoiceId,
+            event.type,
+            event.livemode,
+            JSON.stringify(event.data),
+            event.createdAt,
+            event.reason ?? null
+          ])
           // The outbox: the delivery commits with the event, or neither does (SPEC 8.1).
           if (event.postbackUrl !== null) {
             yield* sql`

@@ -8,7 +8,8 @@ import { storage } from "./Columns.js"
 import * as InvoiceHistory from "./InvoiceHistory.js"
 import { CompanyIdColumn, InvoiceIdColumn } from "./InvoiceRows.js"
 import * as InvoiceStatements from "./InvoiceStatements.js"
-import { companyColumns, joinBalances, toCompany, toTotals, totalsColumns } from "./SqlCompanyRepository.js"
+import { companyColumns, toCompany, toTotals } from "./SqlCompanyRepository.js"
+import * as Statements from "./Statements.js"
 
 const InvoiceIdRow = Schema.Struct({ id: InvoiceIdColumn })
 const decodeFirstId = decodeFirst(InvoiceIdRow)
@@ -20,15 +21,7 @@ export const layer = Layer.effect(
   InvoiceRepository,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const {
-      columns: invoiceColumns,
-      tables: invoiceTables,
-      selectInvoice,
-      findById,
-      writeHistory
-    } = InvoiceStatements.make(sql)
-    const ownerColumns = companyColumns(sql, "co", "co_")
-    const invoiceBalances = joinBalances(sql, "i")
+    const { selectInvoice, findById, writeHistory } = InvoiceStatements.make(sql)
     const companyLockColumns = companyColumns(sql, "c")
     const byReference = (companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
       reference._tag === "Id"
@@ -45,26 +38,48 @@ export const layer = Layer.effect(
       insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
         Effect.gen(function* () {
           const boleto = invoice.boleto
-          // The invoice with its timeline and ledger entries, in one statement.
-          const row = sql`
-            INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
-              refunded_amount, refused_reason, postback_url, traceable, ip, metadata, external_ref, items, payer,
-              token_checkout, fee, pix_qr_code, pix_txid, pix_expires_at, boleto_barcode, boleto_digitable_line,
-              boleto_due_date, boleto_url, boleto_bank_code, boleto_our_number, card, card_reference_id,
-              created_at, updated_at, paid_at)
-            VALUES (${invoice.secureId}::uuid, ${invoice.companyId}, ${client.id}, ${invoice.mode}, ${invoice.method},
-              ${invoice.status}, ${invoice.amount}, ${invoice.installments}, ${invoice.refundedAmount},
-              ${invoice.refusedReason}, ${invoice.postbackUrl}, ${invoice.traceable}, ${invoice.ip},
-              ${invoice.metadata === null ? null : JSON.stringify(invoice.metadata)}::jsonb, ${invoice.externalRef},
-              ${JSON.stringify(invoice.items)}::jsonb, ${JSON.stringify(invoice.payer)}::jsonb,
-              ${invoice.tokenCheckout}, ${JSON.stringify(invoice.fee)}::jsonb, ${invoice.pix?.qrCode ?? null},
-              ${invoice.pix?.txid ?? null}, ${invoice.pix?.expiresAt ?? null}::timestamptz,
-              ${boleto?.barcode ?? null}, ${boleto?.digitableLine ?? null}, ${boleto?.dueDate ?? null}::date,
-              ${boleto?.url ?? null}, ${boleto?.bankCode ?? null}, ${boleto?.ourNumber ?? null},
-              ${invoice.card === null ? null : JSON.stringify(invoice.card)}::jsonb, ${cardAssociate?.id ?? null},
-              ${invoice.createdAt}::timestamptz, ${invoice.updatedAt}::timestamptz, ${invoice.paidAt}::timestamptz)
-            RETURNING id`
-          const written = yield* writeHistory(invoice, row, { timeline, movements, refund: null }, invoice.createdAt)
+          // The history writer's insert: the invoice with its timeline and ledger entries, in one statement.
+          const inserted = yield* sql.unsafe(Statements.insertInvoice(timeline.length, movements.length), [
+            invoice.secureId,
+            invoice.companyId,
+            client.id,
+            invoice.mode,
+            invoice.method,
+            invoice.status,
+            invoice.amount,
+            invoice.installments,
+            invoice.refundedAmount,
+            invoice.refusedReason,
+            invoice.postbackUrl,
+            invoice.traceable,
+            invoice.ip,
+            invoice.metadata === null ? null : JSON.stringify(invoice.metadata),
+            invoice.externalRef,
+            JSON.stringify(invoice.items),
+            JSON.stringify(invoice.payer),
+            invoice.tokenCheckout,
+            JSON.stringify(invoice.fee),
+            invoice.pix?.qrCode ?? null,
+            invoice.pix?.txid ?? null,
+            invoice.pix?.expiresAt ?? null,
+            boleto?.barcode ?? null,
+            boleto?.digitableLine ?? null,
+            boleto?.dueDate ?? null,
+            boleto?.url ?? null,
+            boleto?.bankCode ?? null,
+            boleto?.ourNumber ?? null,
+            invoice.card === null ? null : JSON.stringify(invoice.card),
+            cardAssociate?.id ?? null,
+            invoice.createdAt,
+            invoice.updatedAt,
+            invoice.paidAt,
+            ...timeline.flatMap((entry) => [entry.status, entry.event]),
+            ...movements.flatMap((movement) => [movement.type, movement.direction, movement.amount, movement.balance])
+          ])
+          const written = yield* InvoiceStatements.writtenOf(
+            { timeline, movements, refund: null },
+            invoice.createdAt
+          )(inserted)
           return {
             ...invoice,
             id: written.id,
@@ -83,12 +98,15 @@ export const layer = Layer.effect(
         ),
 
       findWithCompany: (companyId, mode, reference, now) =>
-        sql`
-          SELECT ${invoiceColumns}, ${ownerColumns}, ${totalsColumns(sql, "i", now)}
-          FROM ${invoiceTables}
-          JOIN companies co ON co.id = i.company_id
-          ${invoiceBalances}
-          WHERE ${byReference(companyId, mode, reference)}`.pipe(
+        (reference._tag === "Id"
+          ? sql.unsafe<Record<string, unknown>>(Statements.invoiceWithCompanyById, [now, reference.id, companyId, mode])
+          : sql.unsafe<Record<string, unknown>>(Statements.invoiceWithCompanyBySecureId, [
+              now,
+              reference.secureId,
+              companyId,
+              mode
+            ])
+        ).pipe(
           Effect.flatMap(([row]) =>
             row === undefined
               ? Effect.succeedNone
