@@ -1,11 +1,12 @@
 // The statements that read an invoice whole (with its client, card reference, timeline, ledger entries and refunds, in
 // one round trip) and that append to its history, shared by the adapters that write invoices.
 import type { NewMovement } from "@fatura/application"
-import type { Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
+import type { Cents, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
 import { Effect, Option, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
-import { decodeFirst, decodeOne, decodeRows, Integer } from "./ColumnSchemas.js"
-import { InvoiceRow, toInvoice } from "./InvoiceRows.js"
+import type { SqlClient, Statement } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { decodeFirst, decodeOne, decodeRows, Integer, Json } from "./ColumnSchemas.js"
+import { InvoiceIdColumn, InvoiceRow, toInvoice } from "./InvoiceRows.js"
 import { invoiceColumns, invoiceTables } from "./Statements.js"
 
 export { invoiceColumns, invoiceTables }
@@ -24,7 +25,49 @@ export const firstInvoice = (rows: ReadonlyArray<unknown>) => Effect.map(firstRo
 export const everyInvoice = (rows: ReadonlyArray<unknown>) =>
   Effect.map(everyRow(rows), (decoded) => decoded.map(toInvoice))
 
-const decodeId = decodeOne(Schema.Struct({ id: Integer }))
+const decodeWritten = decodeOne(
+  Schema.Struct({ id: InvoiceIdColumn, movements: Json(Schema.Array(Integer)), refund_id: Schema.NullOr(Integer) })
+)
+
+/** A status an invoice went through, with its event. */
+export interface TimelineEntry {
+  readonly status: InvoiceStatus.InvoiceStatus
+  readonly event: string
+}
+
+/** What a write adds to an invoice's history besides its own row. */
+export interface History {
+  readonly timeline: ReadonlyArray<TimelineEntry>
+  readonly movements: ReadonlyArray<NewMovement>
+  /** A refund that succeeds with this write. */
+  readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
+}
+
+/** What the history writer wrote, with the ids the rows were given. */
+export interface Written {
+  readonly id: Invoice.InvoiceId
+  readonly movements: ReadonlyArray<Invoice.Movement>
+  readonly refund: Invoice.RefundRecord | null
+}
+
+/**
+ * What the history writer wrote, from its one row (the invoice's id, its ledger entries' ids in their order, its
+ * refund's id): `history` with the ids its rows got, dated `at`.
+ */
+export const writtenOf =
+  (history: History, at: Timestamp.Timestamp) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<Written> =>
+    Effect.map(
+      decodeWritten(rows),
+      (written): Written => ({
+        id: written.id,
+        movements: history.movements.map((movement, n) => ({ ...movement, id: written.movements[n]!, createdAt: at })),
+        refund:
+          history.refund === null || written.refund_id === null
+            ? null
+            : { ...history.refund, id: written.refund_id, status: "succeeded", failureReason: null, createdAt: at }
+      })
+    )
 
 export const make = (sql: SqlClient.SqlClient) => {
   const columns = sql.unsafe(invoiceColumns)
@@ -34,28 +77,80 @@ export const make = (sql: SqlClient.SqlClient) => {
   const findById = (id: Invoice.InvoiceId) =>
     sql`${selectInvoice} WHERE i.id = ${id}`.pipe(Effect.flatMap(firstInvoice))
 
-  const appendTimeline = (
-    invoiceId: Invoice.InvoiceId,
-    entry: { readonly status: InvoiceStatus.InvoiceStatus; readonly event: string },
+  /** Inserts timeline entries, in their order (their ids follow `n`), of the invoice `invoiceId` evaluates to. */
+  const timelineRows = (
+    invoiceId: Statement.Fragment,
+    timeline: ReadonlyArray<TimelineEntry>,
     at: Timestamp.Timestamp
   ) =>
     sql`
-        INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-        VALUES (${invoiceId}, ${entry.status}, ${entry.event}, ${at}::timestamptz)`
+      INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
+      SELECT ${invoiceId}, entry.status, entry.event, ${at}::timestamptz
+      FROM (VALUES ${sql.csv(timeline.map((entry, n) => sql`(${n}::int, ${entry.status}, ${entry.event})`))})
+        AS entry (n, status, event)
+      ORDER BY entry.n`
 
-  const appendLedger = (
-    invoice: Pick<Invoice.Invoice, "id" | "companyId" | "mode">,
-    movement: NewMovement,
+  /** Inserts ledger entries, in their order, of the invoice `invoiceId` evaluates to; RETURNING their ids. */
+  const ledgerRows = (
+    invoiceId: Statement.Fragment,
+    owner: Pick<Invoice.Invoice, "companyId" | "mode">,
+    movements: ReadonlyArray<NewMovement>,
     at: Timestamp.Timestamp
   ) =>
     sql`
-        INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
-        VALUES (${invoice.companyId}, ${invoice.id}, ${invoice.mode}, ${movement.type}, ${movement.direction},
-                ${movement.amount}, ${movement.balance}, ${at}::timestamptz)
-        RETURNING id`.pipe(
-      Effect.flatMap(decodeId),
-      Effect.map((row): Invoice.Movement => ({ ...movement, id: row.id, createdAt: at }))
+      INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+      SELECT ${owner.companyId}::bigint, ${invoiceId}, ${owner.mode}, entry.type, entry.direction, entry.amount,
+        entry.balance, ${at}::timestamptz
+      FROM (VALUES ${sql.csv(
+        movements.map(
+          (movement, n) =>
+            sql`(${n}::int, ${movement.type}, ${movement.direction}, ${movement.amount}::bigint, ${movement.balance})`
+        )
+      )}) AS entry (n, type, direction, amount, balance)
+      ORDER BY entry.n
+      RETURNING id`
+
+  /**
+   * The history writer: `row` (the statement that inserts or changes the invoice's row, RETURNING its id), with the
+   * invoice's timeline entries, ledger entries and refund, in one statement. It returns what it wrote with the ids the
+   * rows got, for the caller to build the invoice as it now is from what it holds: nothing is read back.
+   *
+   * The other writes take the invoice's id from `row`, so the row is written first, and its triggers (the paid months)
+   * fire before the ledger's (the balances), in the order every transaction takes those rows: in the other order, a
+   * move and a create of the same company would wait on each other.
+   */
+  const writeHistory = (
+    owner: Pick<Invoice.Invoice, "companyId" | "mode">,
+    row: Statement.Fragment,
+    history: History,
+    at: Timestamp.Timestamp
+  ): Effect.Effect<Written, SqlError> => {
+    const invoiceId = sql`(SELECT id FROM invoice)`
+    const refund = history.refund
+    const writes = [
+      sql`invoice AS (${row})`,
+      ...(history.timeline.length === 0 ? [] : [sql`timeline AS (${timelineRows(invoiceId, history.timeline, at)})`]),
+      ...(history.movements.length === 0
+        ? []
+        : [sql`ledger AS (${ledgerRows(invoiceId, owner, history.movements, at)})`]),
+      ...(refund === null
+        ? []
+        : [
+            sql`refund AS (
+              INSERT INTO refunds (invoice_id, amount, reason, created_at)
+              VALUES (${invoiceId}, ${refund.amount}, ${refund.reason}, ${at}::timestamptz)
+              RETURNING id)`
+          ])
+    ]
+    const movements =
+      history.movements.length === 0 ? sql`'[]'::json` : sql`(SELECT json_agg(id ORDER BY id) FROM ledger)`
+    const refundId = refund === null ? sql`NULL::bigint` : sql`(SELECT id FROM refund)`
+    return sql`
+      WITH ${sql.csv(writes)}
+      SELECT ${invoiceId} AS id, ${movements} AS movements, ${refundId} AS refund_id`.pipe(
+      Effect.flatMap(writtenOf(history, at))
     )
+  }
 
-  return { columns, tables, selectInvoice, findById, appendTimeline, appendLedger }
+  return { selectInvoice, findById, timelineRows, ledgerRows, writeHistory }
 }

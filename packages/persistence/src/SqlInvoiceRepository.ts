@@ -5,13 +5,13 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeOne, decodeRows, Integer } from "./ColumnSchemas.js"
 import { storage } from "./Columns.js"
+import * as InvoiceHistory from "./InvoiceHistory.js"
 import { CompanyIdColumn, InvoiceIdColumn } from "./InvoiceRows.js"
 import * as InvoiceStatements from "./InvoiceStatements.js"
 import { companyColumns, toCompany, toTotals } from "./SqlCompanyRepository.js"
 import * as Statements from "./Statements.js"
 
 const InvoiceIdRow = Schema.Struct({ id: InvoiceIdColumn })
-const decodeId = decodeOne(InvoiceIdRow)
 const decodeFirstId = decodeFirst(InvoiceIdRow)
 const decodeIds = decodeRows(InvoiceIdRow)
 const decodeDue = decodeRows(Schema.Struct({ id: InvoiceIdColumn, company_id: CompanyIdColumn }))
@@ -21,7 +21,7 @@ export const layer = Layer.effect(
   InvoiceRepository,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const { selectInvoice, findById, appendTimeline, appendLedger } = InvoiceStatements.make(sql)
+    const { selectInvoice, findById, writeHistory } = InvoiceStatements.make(sql)
     const companyLockColumns = companyColumns(sql, "c")
     const byReference = (companyId: Company.CompanyId, mode: Invoice.Mode, reference: InvoiceReference) =>
       reference._tag === "Id"
@@ -38,8 +38,8 @@ export const layer = Layer.effect(
       insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
         Effect.gen(function* () {
           const boleto = invoice.boleto
-          // The invoice and its timeline in one statement; the entries keep their order.
-          const inserted = yield* sql.unsafe(Statements.insertInvoice(timeline.length), [
+          // The history writer's insert: the invoice with its timeline and ledger entries, in one statement.
+          const inserted = yield* sql.unsafe(Statements.insertInvoice(timeline.length, movements.length), [
             invoice.secureId,
             invoice.companyId,
             client.id,
@@ -73,20 +73,20 @@ export const layer = Layer.effect(
             invoice.createdAt,
             invoice.updatedAt,
             invoice.paidAt,
-            ...timeline.flatMap((entry) => [entry.status, entry.event])
+            ...timeline.flatMap((entry) => [entry.status, entry.event]),
+            ...movements.flatMap((movement) => [movement.type, movement.direction, movement.amount, movement.balance])
           ])
-          const { id } = yield* decodeId(inserted)
-          const stored: Array<Invoice.Movement> = []
-          for (const movement of movements) {
-            stored.push(yield* appendLedger({ ...invoice, id }, movement, invoice.createdAt))
-          }
+          const written = yield* InvoiceStatements.writtenOf(
+            { timeline, movements, refund: null },
+            invoice.createdAt
+          )(inserted)
           return {
             ...invoice,
-            id,
+            id: written.id,
             client,
             cardAssociate,
             timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt })),
-            movements: stored,
+            movements: written.movements,
             refunds: []
           } satisfies Invoice.Invoice
         }).pipe(storage),
@@ -135,43 +135,40 @@ export const layer = Layer.effect(
         ),
 
       applyTransition: (invoice, transition) =>
-        Effect.gen(function* () {
-          yield* sql`
+        writeHistory(
+          invoice,
+          sql`
             UPDATE invoices
             SET status = ${transition.status}, updated_at = ${transition.at}::timestamptz,
                 paid_at = ${transition.paidAt}::timestamptz, refunded_amount = ${transition.refundedAmount},
                 pix_end_to_end_id = coalesce(${transition.pixEndToEndId ?? null}, pix_end_to_end_id)
-            WHERE id = ${invoice.id}`
-          yield* appendTimeline(invoice.id, transition, transition.at)
-          for (const movement of transition.movements) yield* appendLedger(invoice, movement, transition.at)
-          if (transition.refund !== null) {
-            yield* sql`
-              INSERT INTO refunds (invoice_id, amount, reason, created_at)
-              VALUES (${invoice.id}, ${transition.refund.amount}, ${transition.refund.reason},
-                      ${transition.at}::timestamptz)`
-          }
-          const moved = yield* findById(invoice.id)
-          return Option.getOrThrow(moved)
-        }).pipe(storage),
+            WHERE id = ${invoice.id}
+            RETURNING id`,
+          { timeline: [transition], movements: transition.movements, refund: transition.refund },
+          transition.at
+        ).pipe(
+          Effect.map((written) => InvoiceHistory.afterTransition(invoice, transition, written)),
+          storage
+        ),
 
       settleCardPayment: (invoice, settlement) =>
-        Effect.gen(function* () {
-          yield* sql`
+        writeHistory(
+          invoice,
+          sql`
             UPDATE invoices
             SET status = ${settlement.status}, refused_reason = ${settlement.refusedReason},
                 paid_at = ${settlement.status === "paid" ? settlement.at : null}::timestamptz,
                 installments = ${settlement.installments}, fee = ${JSON.stringify(settlement.fee)}::jsonb,
                 card = ${JSON.stringify(settlement.card)}::jsonb, card_reference_id = ${settlement.cardAssociate.id},
                 updated_at = ${settlement.at}::timestamptz
-            WHERE id = ${invoice.id}`
-          yield* appendTimeline(
-            invoice.id,
-            { status: settlement.status, event: `invoice.${settlement.status}` },
-            settlement.at
-          )
-          for (const movement of settlement.movements) yield* appendLedger(invoice, movement, settlement.at)
-          return Option.getOrThrow(yield* findById(invoice.id))
-        }).pipe(storage),
+            WHERE id = ${invoice.id}
+            RETURNING id`,
+          { timeline: [settlement], movements: settlement.movements, refund: null },
+          settlement.at
+        ).pipe(
+          Effect.map((written) => InvoiceHistory.afterCardSettlement(invoice, settlement, written)),
+          storage
+        ),
 
       // Newest first by creation time, then id: each filter has an index in that order (migration 0011), so a page
       // reads its own rows whatever the size of the company's history. The cursor is written as a plain bound on

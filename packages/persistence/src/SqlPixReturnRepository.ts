@@ -1,11 +1,12 @@
 // The PixReturnRepository port in SQL: refunds asked of the pix provider (rows of `refunds` with a return id), received
 // pix that paid nothing with their returns, and the reconciliation's cursor.
-import { type PendingRefund, type PixRejection, PixReturnRepository } from "@fatura/application"
+import { type NewMovement, type PendingRefund, type PixRejection, PixReturnRepository } from "@fatura/application"
 import { Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeOne, decodeRows, Integer } from "./ColumnSchemas.js"
 import { storage } from "./Columns.js"
+import * as InvoiceHistory from "./InvoiceHistory.js"
 import { CentsColumn, CompanyIdColumn, InvoiceIdColumn, RefundStatus } from "./InvoiceRows.js"
 import * as InvoiceStatements from "./InvoiceStatements.js"
 
@@ -86,7 +87,19 @@ export const layer = Layer.effect(
   PixReturnRepository,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const { appendLedger } = InvoiceStatements.make(sql)
+    const { writeHistory } = InvoiceStatements.make(sql)
+    /** The ledger entries of a pix return, written with the invoice's updated time. */
+    const writeReturnEntries = (
+      invoice: Pick<Invoice.Invoice, "id" | "companyId" | "mode">,
+      movements: ReadonlyArray<NewMovement>,
+      at: Timestamp.Timestamp
+    ) =>
+      writeHistory(
+        invoice,
+        sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id} RETURNING id`,
+        { timeline: [], movements, refund: null },
+        at
+      )
 
     const selectPendingRefund = sql`
       SELECT f.id, f.invoice_id, i.company_id, i.mode, f.amount, f.return_id, i.pix_end_to_end_id, f.status,
@@ -105,9 +118,9 @@ export const layer = Layer.effect(
             VALUES (${invoice.id}, ${request.amount}, ${request.reason}, 'pending', ${request.returnId},
                     ${request.at}::timestamptz)
             RETURNING id`
-          for (const movement of request.movements) yield* appendLedger(invoice, movement, request.at)
-          yield* sql`UPDATE invoices SET updated_at = ${request.at}::timestamptz WHERE id = ${invoice.id}`
-          return (yield* decodeId(rows)).id
+          const { id } = yield* decodeId(rows)
+          const written = yield* writeReturnEntries(invoice, request.movements, request.at)
+          return InvoiceHistory.afterPendingRefund(invoice, { ...request, id }, written)
         }).pipe(storage),
 
       findPendingRefund: (returnId) =>
@@ -125,12 +138,11 @@ export const layer = Layer.effect(
                 failure_reason = ${outcome.status === "failed" ? outcome.reason : null}
             WHERE id = ${refundId} AND invoice_id = ${invoice.id} AND status = 'pending'
             RETURNING id`
-          if (closed.length === 0) return false
-          if (outcome.status === "failed") {
-            for (const movement of outcome.movements) yield* appendLedger(invoice, movement, at)
-            yield* sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id}`
-          }
-          return true
+          if (closed.length === 0) return Option.none()
+          if (outcome.status === "succeeded")
+            return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome))
+          const written = yield* writeReturnEntries(invoice, outcome.movements, at)
+          return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome, { at, written }))
         }).pipe(storage),
 
       stalePendingRefunds: (createdBefore, limit) =>

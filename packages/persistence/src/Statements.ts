@@ -197,22 +197,49 @@ const insertedInvoiceCasts: Partial<Record<(typeof insertedInvoiceColumns)[numbe
 }
 
 /**
- * An invoice and its first `timelineEntries` timeline entries in one statement, returning its id: $1 to $33 the
- * columns of `insertedInvoiceColumns`, then for each entry, in order, its status and its event (the entries are dated
- * `created_at`; their ids follow their order).
+ * The history writer's insert (InvoiceStatements.writeHistory's shape): an invoice, its first `timelineEntries`
+ * timeline entries and its first `ledgerEntries` ledger entries in one statement, returning its id, its ledger entries'
+ * ids (a JSON array, in their order) and a null refund id. $1 to $33 the columns of `insertedInvoiceColumns`, then for
+ * each timeline entry, in order, its status and its event, then for each ledger entry its type, direction, amount and
+ * balance. The invoice's row is written first; the entries are dated `created_at` and their ids follow their order.
  */
-export const insertInvoice = (timelineEntries: number) => `
-            WITH inserted AS (
+export const insertInvoice = (timelineEntries: number, ledgerEntries = 0) => {
+  const ledgerFrom = 34 + 2 * timelineEntries
+  const timeline = Array.from({ length: timelineEntries }, (_, n) => `(${n}, $${34 + 2 * n}, $${35 + 2 * n})`)
+  const ledger = Array.from({ length: ledgerEntries }, (_, n) => {
+    const p = ledgerFrom + 4 * n
+    return `(${n}, $${p}, $${p + 1}, $${p + 2}::bigint, $${p + 3})`
+  })
+  return `
+            WITH invoice AS (
             INSERT INTO invoices (${insertedInvoiceColumns.join(", ")})
             VALUES (${insertedInvoiceColumns.map((column, n) => `$${n + 1}${insertedInvoiceCasts[column] ?? ""}`).join(", ")})
             RETURNING id
-            ), timeline AS (
+            )${
+              timelineEntries === 0
+                ? ""
+                : `, timeline AS (
               INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-              SELECT inserted.id, entry.status, entry.event, $31::timestamptz
-              FROM inserted, (VALUES ${Array.from({ length: timelineEntries }, (_, n) => `(${n}, $${34 + 2 * n}, $${35 + 2 * n})`).join(", ")}) AS entry (n, status, event)
+              SELECT (SELECT id FROM invoice), entry.status, entry.event, $31::timestamptz
+              FROM (VALUES ${timeline.join(", ")}) AS entry (n, status, event)
               ORDER BY entry.n
-            )
-            SELECT id FROM inserted`
+            )`
+            }${
+              ledgerEntries === 0
+                ? ""
+                : `, ledger AS (
+              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+              SELECT $2, (SELECT id FROM invoice), $4, entry.type, entry.direction, entry.amount, entry.balance,
+                $31::timestamptz
+              FROM (VALUES ${ledger.join(", ")}) AS entry (n, type, direction, amount, balance)
+              ORDER BY entry.n
+              RETURNING id
+            )`
+            }
+            SELECT (SELECT id FROM invoice) AS id,
+              ${ledgerEntries === 0 ? "'[]'::json" : "(SELECT json_agg(id ORDER BY id) FROM ledger)"} AS movements,
+              NULL::bigint AS refund_id`
+}
 
 /**
  * An event for the postbacks (the outbox): $1 its id, $2 company, $3 invoice, $4 type, $5 livemode, $6 data (JSON),

@@ -119,6 +119,7 @@ export const make = Effect.gen(function* () {
     const settled = yield* invoices.settleCardPayment(invoice, {
       ...terms,
       status: settlement.status,
+      event: settlement.event,
       refusedReason: settlement.refusedReason,
       at: settlement.at,
       movements: settlement.movements

@@ -17,6 +17,8 @@ export type Transition = Moves.Transition
 /** The charge of a pending card invoice: its outcome and what it fixes. */
 export interface CardSettlement {
   readonly status: "paid" | "refused"
+  /** The event of the status it settles in (the domain's `Moves.settleCardCharge`). */
+  readonly event: string
   readonly refusedReason: string | null
   readonly installments: number
   readonly fee: FeePlan.FeeSplit

@@ -156,7 +156,7 @@ export class InvoiceLifecycle extends Context.Service<
             // Paid by a provider's pix: the money goes back as a return of that pix, which the provider settles
             // later. Its debit is written now, so that the balance it needs is held until the provider answers.
             const returnId = `D${randomUuid().replaceAll("-", "")}`
-            yield* returns.recordPendingRefund(invoice, {
+            const held = yield* returns.recordPendingRefund(invoice, {
               amount: refund.amount,
               reason,
               returnId,
@@ -164,7 +164,6 @@ export class InvoiceLifecycle extends Context.Service<
               movements: refund.movements
             })
             yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
-            const held = Option.getOrThrow(yield* invoices.findById(invoice.id))
             const view = yield* records.recordEventWith(
               company,
               held,

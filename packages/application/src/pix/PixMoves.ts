@@ -99,14 +99,13 @@ export const make = Effect.gen(function* () {
             { status: "failed", reason, movements: settlement.movements },
             now
           )
-          if (!closed) return false
-          const after = Option.getOrThrow(yield* invoices.findById(invoice.id))
-          yield* records.recordEvent(company, after, settlement.event, now, reason)
+          if (Option.isNone(closed)) return false
+          yield* records.recordEvent(company, closed.value, settlement.event, now, reason)
           return true
         }
         const closed = yield* returns.closePendingRefund(invoice, pending.id, { status: "succeeded" }, now)
-        if (!closed) return false
-        yield* records.move(company, invoice, settlement.transition)
+        if (Option.isNone(closed)) return false
+        yield* records.move(company, closed.value, settlement.transition)
         return true
       })
     )

@@ -52,16 +52,17 @@ export interface PendingRefund {
 export class PixReturnRepository extends Context.Service<
   PixReturnRepository,
   {
-    /** Records a pending refund of a locked invoice with its debit; returns the refund's id. */
+    /** Records a pending refund of a locked invoice with its debit; returns the invoice as it now is. */
     readonly recordPendingRefund: (
       invoice: Invoice.Invoice,
       request: PendingRefundRequest
-    ) => Effect.Effect<number, StorageUnavailable>
+    ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
     readonly findPendingRefund: (returnId: string) => Effect.Effect<Option.Option<PendingRefund>, StorageUnavailable>
     /**
      * Closes a pending refund of a locked invoice: `succeeded` (the invoice's move is applied apart, with
      * `InvoiceRepository.applyTransition`), or `failed` with the reason and the entries that give back what it held.
-     * False when it was no longer pending: another answer closed it first.
+     * Returns the invoice as it is after the close; none when the refund was no longer pending: another answer
+     * closed it first.
      */
     readonly closePendingRefund: (
       invoice: Invoice.Invoice,
@@ -74,7 +75,7 @@ export class PixReturnRepository extends Context.Service<
             readonly movements: ReadonlyArray<NewMovement>
           },
       at: Timestamp.Timestamp
-    ) => Effect.Effect<boolean, StorageUnavailable>
+    ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /** Up to `limit` refunds pending since before `createdBefore`, oldest first. */
     readonly stalePendingRefunds: (
       createdBefore: Timestamp.Timestamp,

@@ -1,6 +1,6 @@
 // The InvoiceRepository port in memory: invoices with their timelines, ledger entries and refunds, the bank slip
 // numbers, and the locks of companies' ledgers and of invoices that moves take.
-import { type Company, type Invoice, InvoiceStatus } from "@fatura/domain"
+import type { Company, Invoice, InvoiceStatus } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { type InvoiceReference, InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import { companyLock } from "./InMemoryCompanyRepository.js"
@@ -184,7 +184,7 @@ export const layer = Layer.effect(
               ...row.timeline,
               {
                 status: settlement.status as InvoiceStatus.InvoiceStatus,
-                event: InvoiceStatus.eventType(settlement.status),
+                event: settlement.event,
                 createdAt: settlement.at
               }
             ],

@@ -39,7 +39,7 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           if (!(request.amount > 0)) return yield* violated("refunds_amount_check", `a refund of ${request.amount}`)
           const id = yield* database.nextval("refunds")
-          yield* update(invoice, (row) =>
+          return yield* update(invoice, (row) =>
             Effect.map(ledgerEntries(request.movements, request.at), (movements) => ({
               ...row,
               updatedAt: request.at,
@@ -58,7 +58,6 @@ export const layer = Layer.effect(
               ]
             }))
           )
-          return id
         }),
 
       findPendingRefund: (returnId) =>
@@ -70,8 +69,8 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const current = yield* findById(invoice.id)
           const refund = Option.getOrThrow(current).refunds.find((entry) => entry.id === refundId)
-          if (refund?.status !== "pending") return false
-          yield* update(invoice, (row) =>
+          if (refund?.status !== "pending") return Option.none()
+          const closed = yield* update(invoice, (row) =>
             Effect.map(
               ledgerEntries(outcome.status === "failed" ? outcome.movements : [], at),
               (movements): InvoiceRow => ({
@@ -90,7 +89,7 @@ export const layer = Layer.effect(
               })
             )
           )
-          return true
+          return Option.some(closed)
         }),
 
       stalePendingRefunds: (createdBefore, limit) =>

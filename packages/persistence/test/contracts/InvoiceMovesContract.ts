@@ -127,6 +127,7 @@ export const invoiceMovesContract: Contract = (it) => {
         ["refund", "debit", 7_000]
       ])
       expect(whole.timeline.map((entry) => entry.status)).toEqual(["pending", "paid", "partially_refunded", "refunded"])
+      expect(whole).toEqual(Option.getOrThrow(yield* invoices.findById(invoice.id)))
       // A refund gives money back, but the invoice was paid all the same: the paid totals keep its amount.
       expect(yield* companies.totals(company.id, "test", at(120))).toMatchObject({
         balancePix: -invoice.fee.estimatedFee,
@@ -160,6 +161,7 @@ export const invoiceMovesContract: Contract = (it) => {
             const fee = { ...locked.fee, estimatedFee: Cents.make(1_037) }
             const settled = yield* invoices.settleCardPayment(locked, {
               status,
+              event: `invoice.${status}`,
               refusedReason: status === "refused" ? "insufficient funds" : null,
               installments: 3,
               fee,
@@ -199,6 +201,7 @@ export const invoiceMovesContract: Contract = (it) => {
         movements: []
       })
       expect(refused.settled.timeline.map((entry) => entry.status)).toEqual(["pending", "refused"])
+      expect(Option.getOrThrow(yield* invoices.findById(refused.settled.id))).toEqual(refused.settled)
       expect(yield* companies.totals(company.id, "test", at(60))).toMatchObject({
         balanceCard: 20_000 - 1_037,
         amountInvoiceTotal: 20_000

@@ -40,16 +40,19 @@ const aPendingRefund = (
 ) =>
   Effect.gen(function* () {
     const returns = yield* PixReturnRepository
+    const invoices = yield* InvoiceRepository
     return yield* (yield* Transactions).withTransaction(
       Effect.gen(function* () {
         const locked = yield* lockForMove(company, invoice)
-        return yield* returns.recordPendingRefund(locked, {
+        const held = yield* returns.recordPendingRefund(locked, {
           amount: Cents.make(amount),
           reason: "damaged",
           returnId,
           at,
           movements: Ledger.onRefund("pix", Cents.make(amount))
         })
+        expect(held).toEqual(Option.getOrThrow(yield* invoices.findById(invoice.id)))
+        return held.refunds.at(-1)!.id
       })
     )
   })
@@ -107,10 +110,12 @@ export const pixReturnRepositoryContract: Contract = (it) => {
         reason: "refused",
         movements: Ledger.onRefundRefused("pix", Cents.make(3_000))
       } as const
-      expect(yield* close(id, failed, 120)).toBe(true)
-      expect(yield* close(id, failed, 180)).toBe(false)
+      const closedFailed = yield* close(id, failed, 120)
+      expect(Option.isSome(closedFailed)).toBe(true)
+      expect(Option.isSome(yield* close(id, failed, 180))).toBe(false)
       expect(yield* returns.findPendingRefund(returnId)).toEqual(Option.some({ ...pending, status: "failed" }))
       const after = Option.getOrThrow(yield* invoices.findById(invoice.id))
+      expect(closedFailed).toEqual(Option.some(after))
       expect(after.updatedAt).toBe(at(120))
       expect(after.refunds.map((refund) => [refund.status, refund.failureReason])).toEqual([["failed", "refused"]])
       expect(after.movements.map((entry) => [entry.type, entry.direction, entry.amount]).slice(3)).toEqual([
@@ -118,8 +123,10 @@ export const pixReturnRepositoryContract: Contract = (it) => {
       ])
 
       const succeeded = yield* aPendingRefund(company, invoice, `D${company.id}second`, 2_000, at(240))
-      expect(yield* close(succeeded, { status: "succeeded" }, 300)).toBe(true)
+      const closedSucceeded = yield* close(succeeded, { status: "succeeded" }, 300)
+      expect(Option.isSome(closedSucceeded)).toBe(true)
       expect(Option.getOrThrow(yield* returns.findPendingRefund(`D${company.id}second`)).status).toBe("succeeded")
+      expect(closedSucceeded).toEqual(yield* invoices.findById(invoice.id))
     })
   )
 
