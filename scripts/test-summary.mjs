@@ -20,5 +20,6 @@ for (const path of process.argv.slice(2)) {
   failed += report.numFailedTests + unloaded + (report.numRuntimeErrors ?? 0)
   skipped += report.numPendingTests + report.numTodoTests
 }
-console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`)
+if (skipped > 0) console.log(`${skipped} skipped`)
+console.log(`${passed} passed, ${failed} failed`)
 process.exitCode = failed > 0 ? 1 : 0

@@ -4,6 +4,9 @@ export default defineProject({
   test: {
     name: "server",
     include: ["test/**/*.test.ts"],
+    // What only Postgres can show (the statements on its wire) runs where TEST_DATABASE_URL names one: `pnpm
+    // test:postgres`, or `pnpm test` with it set.
+    exclude: process.env.TEST_DATABASE_URL ? [] : ["test/**/*.postgres.test.ts"],
     // fast-check on the seed and run count of FC_SEED and FC_RUNS_FACTOR (README: Property tests).
     globalSetup: ["../../scripts/property-tests/print-seed.mjs"],
     setupFiles: ["../../scripts/property-tests/setup.mjs"],

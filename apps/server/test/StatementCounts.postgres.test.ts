@@ -10,16 +10,17 @@ import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestA
 import { testDatabases } from "./support/TestDatabases.js"
 import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
 
-/** Postgres, when TEST_DATABASE_URL names a server: without one, there is no wire to count on and these are skipped. */
+/** Postgres, which TEST_DATABASE_URL names: the server project runs `*.postgres.test.ts` files only when it is given. */
 const postgres = testDatabases.find((database) => database.name === "Postgres")
+if (postgres === undefined) throw new Error(`${import.meta.url} needs TEST_DATABASE_URL: a Postgres server whose wire it can count on`)
 
-describe.skipIf(postgres === undefined)("statements a request runs on Postgres's wire", () => {
+describe("statements a request runs on Postgres's wire", () => {
   let counter: WireCounter
   let app: TestApp
   let key: string
 
   beforeAll(async () => {
-    counter = await countingStatements(postgres!)
+    counter = await countingStatements(postgres)
     app = await startApp(counter.database)
     key = (await app.registerCompany()).secretKey
   })

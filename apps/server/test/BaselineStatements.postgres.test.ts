@@ -7,16 +7,17 @@ import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
 
-/** Postgres, when TEST_DATABASE_URL names a server: without one, there is no wire to read and these are skipped. */
+/** Postgres, which TEST_DATABASE_URL names: the server project runs `*.postgres.test.ts` files only when it is given. */
 const postgres = testDatabases.find((database) => database.name === "Postgres")
+if (postgres === undefined) throw new Error(`${import.meta.url} needs TEST_DATABASE_URL: a Postgres server whose wire it can read`)
 
-describe.skipIf(postgres === undefined)("the statements of @fatura/persistence/statements on Postgres's wire", () => {
+describe("the statements of @fatura/persistence/statements on Postgres's wire", () => {
   let counter: WireCounter
   let app: TestApp
   let key: string
 
   beforeAll(async () => {
-    counter = await countingStatements(postgres!)
+    counter = await countingStatements(postgres)
     app = await startApp(counter.database)
     key = (await app.registerCompany()).secretKey
   })
