@@ -10,9 +10,10 @@ import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestA
 import { testDatabases } from "./support/TestDatabases.js"
 import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
 
-/** Postgres, which TEST_DATABASE_URL names: the server project runs `*.postgres.test.ts` files only when it is given. */
+/** Postgres, which TEST_DATABASE_URL names: the server project runs `*.postgres.test.ts` only when it is given. */
 const postgres = testDatabases.find((database) => database.name === "Postgres")
-if (postgres === undefined) throw new Error(`${import.meta.url} needs TEST_DATABASE_URL: a Postgres server whose wire it can count on`)
+if (postgres === undefined)
+  throw new Error(`${import.meta.url} needs TEST_DATABASE_URL: a Postgres server whose wire it can count on`)
 
 describe("statements a request runs on Postgres's wire", () => {
   let counter: WireCounter
