@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
+    // Once per run: the migrated embedded database every suite's fresh PGlite database starts from.
+    globalSetup: ["packages/persistence/test/support/migratedImage.setup.ts"],
     projects: [
       "packages/*",
       "apps/*",

@@ -3,6 +3,7 @@ import { defineProject } from "vitest/config"
 export default defineProject({
   test: {
     name: "server",
+    isolate: false,
     include: ["test/**/*.test.ts"],
     // What only Postgres can show (the statements on its wire) runs where TEST_DATABASE_URL names one: `pnpm
     // test:postgres`, or `pnpm test` with it set.

@@ -3,6 +3,7 @@ import { defineProject } from "vitest/config"
 export default defineProject({
   test: {
     name: "persistence",
+    isolate: false,
     include: ["test/**/*.test.ts"],
     // Each suite boots its own database (the migration cases one per case): PGlite takes a few seconds to start,
     // Postgres to create and migrate one, and longer on a busy machine.

@@ -106,7 +106,7 @@ describe.each(testDatabases)("running totals on $name", (database) => {
   const october = "2026-10-15T12:00:00.000Z"
 
   beforeAll(async () => {
-    const acquired = await database.acquire()
+    const acquired = await database.acquire({ empty: true })
     release = acquired.release
     runtime = ManagedRuntime.make(
       SqlCompanyRepository.layer.pipe(Layer.provideMerge(Database.client(acquired.config)), Layer.orDie)

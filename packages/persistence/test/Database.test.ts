@@ -6,9 +6,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Readiness } from "@fatura/application"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { EmbeddedLock } from "../src/index.js"
+import { Database, EmbeddedLock, Migrations } from "../src/index.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
 
 onEachDatabase("Readiness", (it, database) => {
@@ -37,6 +37,40 @@ onEachDatabase("Readiness", (it, database) => {
       })
     )
   }
+})
+
+describe("Database.image", () => {
+  const tables = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ readonly name: string }>`
+      SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
+    return rows.map((row) => row.name)
+  })
+
+  it.effect(
+    "starts an embedded database with every migration applied and nothing in it, its data its own",
+    () =>
+      Effect.gen(function* () {
+        const image = yield* Database.image
+        const migrated = yield* tables.pipe(
+          Effect.provide(
+            Layer.provideMerge(Database.migrations, Database.client({ _tag: "Embedded", dataDir: undefined }))
+          )
+        )
+        const fromImage = Database.client({ _tag: "Embedded", dataDir: undefined, image })
+        const first = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          expect(yield* tables).toEqual(migrated)
+          expect(yield* Migrations.run, "no migration is left to apply").toEqual([])
+          yield* sql`CREATE TABLE scratch (n int)`
+          return yield* tables
+        }).pipe(Effect.provide(fromImage))
+        expect(first).toContain("scratch")
+        const second = yield* tables.pipe(Effect.provide(fromImage))
+        expect(second, "a database started from the image shares nothing with another").toEqual(migrated)
+      }),
+    60_000
+  )
 })
 
 describe("EmbeddedLock", () => {

@@ -5,15 +5,25 @@ import { PgClient } from "@effect/sql-pg"
 import type { Database } from "@fatura/persistence"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { migratedImage } from "../../../../packages/persistence/test/support/migratedImage.js"
 
 export interface TestDatabase {
   readonly name: string
-  readonly acquire: () => Promise<{ readonly config: Database.DatabaseConfig; readonly release: () => Promise<void> }>
+  /**
+   * A database of its own, dropped on release: on PGlite started from the test run's migrated image, if there is one,
+   * unless `empty` asks for one no migration has touched.
+   */
+  readonly acquire: (options?: {
+    readonly empty?: boolean
+  }) => Promise<{ readonly config: Database.DatabaseConfig; readonly release: () => Promise<void> }>
 }
 
 const embedded: TestDatabase = {
   name: "PGlite",
-  acquire: async () => ({ config: { _tag: "Embedded", dataDir: undefined }, release: async () => {} })
+  acquire: async (options) => ({
+    config: { _tag: "Embedded", dataDir: undefined, image: options?.empty ? undefined : await migratedImage() },
+    release: async () => {}
+  })
 }
 
 const onAdmin = (adminUrl: string, statement: string) =>

@@ -9,6 +9,7 @@ import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "../../src/index.js"
+import { migratedImage } from "./migratedImage.js"
 
 /** What a contract suite is told of the implementation it runs on. */
 export interface Implementation {
@@ -26,12 +27,22 @@ export interface TestDatabase extends Implementation {
   readonly concurrent: boolean
   /** A new, empty database for the enclosing scope, dropped when the scope closes. */
   readonly fresh: Effect.Effect<Database.DatabaseConfig, SqlError, Scope.Scope>
+  /**
+   * A new database for the enclosing scope that `Database.layer` will migrate: on PGlite one started from the test
+   * run's migrated image when there is one, so that only what the image lacks is left to apply.
+   */
+  readonly freshToMigrate: Effect.Effect<Database.DatabaseConfig, SqlError, Scope.Scope>
 }
 
 const embedded: TestDatabase = {
   name: "PGlite",
   concurrent: false,
-  fresh: Effect.succeed({ _tag: "Embedded", dataDir: undefined })
+  fresh: Effect.succeed({ _tag: "Embedded", dataDir: undefined }),
+  freshToMigrate: Effect.map(Effect.promise(migratedImage), (image) => ({
+    _tag: "Embedded",
+    dataDir: undefined,
+    image
+  }))
 }
 
 const onServer = (adminUrl: string, statement: string) =>
@@ -40,10 +51,8 @@ const onServer = (adminUrl: string, statement: string) =>
     yield* sql.unsafe(statement)
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })))
 
-const postgres = (adminUrl: string): TestDatabase => ({
-  name: "Postgres",
-  concurrent: true,
-  fresh: Effect.acquireRelease(
+const postgres = (adminUrl: string): TestDatabase => {
+  const fresh = Effect.acquireRelease(
     Effect.gen(function* () {
       const name = `fatura_persistence_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
       yield* onServer(adminUrl, `CREATE DATABASE ${name}`)
@@ -57,7 +66,8 @@ const postgres = (adminUrl: string): TestDatabase => ({
       return { _tag: "Postgres", url: Redacted.make(url.toString()), maxConnections: 10 }
     })
   )
-})
+  return { name: "Postgres", concurrent: true, fresh, freshToMigrate: fresh }
+}
 
 const adminUrl = process.env.TEST_DATABASE_URL
 
@@ -73,7 +83,8 @@ export const emptyDatabase = (database: TestDatabase) =>
   Layer.unwrap(Effect.map(database.fresh, (config) => Database.client(config)))
 
 /** Every port over a fresh, migrated database, as the application gets them. */
-export const migratedDatabase = (database: TestDatabase) => Layer.unwrap(Effect.map(database.fresh, Database.layer))
+export const migratedDatabase = (database: TestDatabase) =>
+  Layer.unwrap(Effect.map(database.freshToMigrate, Database.layer))
 
 export type Ports = Layer.Success<ReturnType<typeof migratedDatabase>>
 
