@@ -2,228 +2,211 @@
 // asked for, and a notification that costs at most a budget of PSP calls, however many ids it names.
 import { describe, expect, it } from "@effect/vitest"
 import { Timestamp } from "@fatura/domain"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { Invoices } from "../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
 import { PixProvider } from "../src/pix/PixProvider.js"
 import { PixReturnRepository } from "../src/pix/PixReturnRepository.js"
 import { notificationCallBudget, PixSettlements, staleReturnSeconds } from "../src/pix/PixSettlements.js"
 import { PixProviderRefused } from "../src/platform/Failures.js"
-import * as TestApplication from "../src/testing/TestApplication.js"
-import * as TestPixProvider from "../src/testing/TestPixProvider.js"
-import { eventTypes, ledger, pixRequest, registerMerchant, startClock } from "./support/Merchant.js"
-import { anotherSale, balancePix, errorsLogged, find, forged, paidAtPsp, reasonsOf, withPsp } from "./support/Psp.js"
+import { eventTypes, ledger } from "./support/Merchant.js"
+import {
+  balancePix,
+  errorsLogged,
+  find,
+  forged,
+  overPsp,
+  paidAndNotified,
+  paidAtPsp,
+  paidBesideAnotherSale,
+  reasonsOf
+} from "./support/Psp.js"
 
 describe("PixSettlements (in memory): refunds asked for, and notifications' budget", () => {
   it.effect(
     "ends a refund the PSP refuses when it is asked: failed with the PSP's reason, given back, not asked again",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
-        const settlements = yield* PixSettlements
-        const lifecycle = yield* InvoiceLifecycle
-        const { invoice, pix } = yield* paidAtPsp(psp, principal)
-        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
-        yield* anotherSale(principal)
-        const net = yield* balancePix(principal)
+    () =>
+      overPsp((psp, principal) =>
+        Effect.gen(function* () {
+          const settlements = yield* PixSettlements
+          const lifecycle = yield* InvoiceLifecycle
+          const { invoice, net } = yield* paidBesideAnotherSale(psp, principal)
 
-        psp.psp.returnsAnswer = "RefusedWhenAsked"
-        const refused = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
-        const reason = "the pix provider refused the refund: the test PSP refuses returns when they are asked for"
-        expect([refused.invoice.status, refused.invoice.refundedAmount]).toEqual(["paid", 0])
-        expect(refused.invoice.refunds.map((refund) => [refund.amount, refund.status, refund.failureReason])).toEqual([
-          [4_000, "failed", reason]
-        ])
-        expect(ledger(refused.invoice).slice(-2)).toEqual([
-          ["refund", "debit", 4_000],
-          ["refund_reversal", "credit", 4_000]
-        ])
-        expect(yield* balancePix(principal)).toBe(net)
-        expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
-          "invoice.created",
-          "invoice.paid",
-          "invoice.refund_pending",
-          "invoice.refund_failed"
-        ])
-        expect(yield* reasonsOf(principal, invoice.secureId, "invoice.refund_failed")).toEqual([reason])
-        // Asked once — where it stands, for it, and, refused, where it stands after all — and never again: it is no
-        // longer pending.
-        const returnCalls = () => psp.psp.calls.filter((call) => /^(find|request)Return /.test(call))
-        expect(returnCalls().map((call) => call.split(" ")[0])).toEqual(["findReturn", "requestReturn", "findReturn"])
-        yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
-        expect(yield* settlements.sweepReturns).toBe(0)
-        expect(returnCalls()).toHaveLength(3)
+          psp.psp.returnsAnswer = "RefusedWhenAsked"
+          const refused = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
+          const reason = "the pix provider refused the refund: the test PSP refuses returns when they are asked for"
+          expect([refused.invoice.status, refused.invoice.refundedAmount]).toEqual(["paid", 0])
+          expect(refused.invoice.refunds.map((refund) => [refund.amount, refund.status, refund.failureReason])).toEqual(
+            [[4_000, "failed", reason]]
+          )
+          expect(ledger(refused.invoice).slice(-2)).toEqual([
+            ["refund", "debit", 4_000],
+            ["refund_reversal", "credit", 4_000]
+          ])
+          expect(yield* balancePix(principal)).toBe(net)
+          expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
+            "invoice.created",
+            "invoice.paid",
+            "invoice.refund_pending",
+            "invoice.refund_failed"
+          ])
+          expect(yield* reasonsOf(principal, invoice.secureId, "invoice.refund_failed")).toEqual([reason])
+          // Asked once — where it stands, for it, and, refused, where it stands after all — and never again: it is no
+          // longer pending.
+          const returnCalls = () => psp.psp.calls.filter((call) => /^(find|request)Return /.test(call))
+          expect(returnCalls().map((call) => call.split(" ")[0])).toEqual(["findReturn", "requestReturn", "findReturn"])
+          yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
+          expect(yield* settlements.sweepReturns).toBe(0)
+          expect(returnCalls()).toHaveLength(3)
 
-        // It holds nothing: the whole invoice may be refunded again.
-        psp.psp.returnsAnswer = "Returned"
-        const refunded = yield* lifecycle.refund(principal, invoice.secureId, null, null)
-        expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["refunded", 10_000])
-        expect(yield* balancePix(principal)).toBe(net - 10_000)
-      }).pipe(Effect.provide(psp.layer))
-    }
+          // It holds nothing: the whole invoice may be refunded again.
+          psp.psp.returnsAnswer = "Returned"
+          const refunded = yield* lifecycle.refund(principal, invoice.secureId, null, null)
+          expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["refunded", 10_000])
+          expect(yield* balancePix(principal)).toBe(net - 10_000)
+        })
+      )
   )
 
   it.effect(
     "settles a refund by what the PSP holds under its id when the PSP refuses the request as a repeat: never given back twice",
-    () => {
-      // The PSP already made this return — the same request sent by another process at the same time, or one whose
-      // answer was lost — and refuses the request that comes after it as a reused id.
-      const psp = TestPixProvider.make()
-      const provider = psp.provider
-      const repeatRefused = Layer.succeed(
-        PixProvider,
-        PixProvider.of({
-          ...provider,
-          requestReturn: (request) =>
-            provider
-              .requestReturn(request)
-              .pipe(
-                Effect.andThen(
-                  Effect.fail(
-                    new PixProviderRefused({ message: "id já utilizado", reason: "the return id was already used" })
+    () =>
+      overPsp(
+        (psp, principal) =>
+          Effect.gen(function* () {
+            const { invoice, net } = yield* paidBesideAnotherSale(psp, principal)
+
+            const refunded = yield* (yield* InvoiceLifecycle).refund(
+              principal,
+              invoice.secureId,
+              4_000,
+              "one item back"
+            )
+            expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["partially_refunded", 4_000])
+            expect(refunded.invoice.refunds.map((refund) => refund.status)).toEqual(["succeeded"])
+            expect(ledger(refunded.invoice).map(([type]) => type)).not.toContain("refund_reversal")
+            expect(yield* balancePix(principal)).toBe(net - 4_000)
+            expect(yield* eventTypes(principal, invoice.secureId)).not.toContain("invoice.refund_failed")
+          }),
+        // The PSP already made this return — the same request sent by another process at the same time, or one whose
+        // answer was lost — and refuses the request that comes after it as a reused id.
+        (provider) =>
+          PixProvider.of({
+            ...provider,
+            requestReturn: (request) =>
+              provider
+                .requestReturn(request)
+                .pipe(
+                  Effect.andThen(
+                    Effect.fail(
+                      new PixProviderRefused({ message: "id já utilizado", reason: "the return id was already used" })
+                    )
                   )
                 )
-              )
-        })
+          })
       )
-      const layer = TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, repeatRefused))
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
-        const settlements = yield* PixSettlements
-        const lifecycle = yield* InvoiceLifecycle
-        const invoice = (yield* (yield* Invoices).create(principal, pixRequest())).invoice
-        const pix = yield* psp.pay(invoice.pix!.txid)
-        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
-        yield* anotherSale(principal)
-        const net = yield* balancePix(principal)
-
-        const refunded = yield* lifecycle.refund(principal, invoice.secureId, 4_000, "one item back")
-        expect([refunded.invoice.status, refunded.invoice.refundedAmount]).toEqual(["partially_refunded", 4_000])
-        expect(refunded.invoice.refunds.map((refund) => refund.status)).toEqual(["succeeded"])
-        expect(ledger(refunded.invoice).map(([type]) => type)).not.toContain("refund_reversal")
-        expect(yield* balancePix(principal)).toBe(net - 4_000)
-        expect(yield* eventTypes(principal, invoice.secureId)).not.toContain("invoice.refund_failed")
-      }).pipe(Effect.provide(layer))
-    }
   )
 
   it.effect(
     "closes the return of a pix that paid nothing as refused when the PSP refuses it, with an error logged",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
-        const settlements = yield* PixSettlements
-        const { invoice, pix } = yield* paidAtPsp(psp, principal, 9_999)
-        psp.psp.returnsAnswer = "RefusedWhenAsked"
-        const { lines } = yield* errorsLogged(settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }]))
-        expect(lines.some((line) => line.includes("could not be returned to its payer"))).toBe(true)
-        expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created", "invoice.payment_rejected"])
-        const callsBefore = psp.psp.calls.length
-        yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
-        expect(yield* settlements.sweepReturns).toBe(0)
-        expect(psp.psp.calls).toHaveLength(callsBefore)
-        const muchLater = Timestamp.plusSeconds(invoice.createdAt, 365 * 86_400)
-        expect(yield* (yield* PixReturnRepository).stalePixRejections(muchLater, 10)).toEqual([])
-      }).pipe(Effect.provide(psp.layer))
-    }
+    () =>
+      overPsp((psp, principal) =>
+        Effect.gen(function* () {
+          const settlements = yield* PixSettlements
+          const { invoice, pix } = yield* paidAtPsp(psp, principal, 9_999)
+          psp.psp.returnsAnswer = "RefusedWhenAsked"
+          const { lines } = yield* errorsLogged(settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }]))
+          expect(lines.some((line) => line.includes("could not be returned to its payer"))).toBe(true)
+          expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
+            "invoice.created",
+            "invoice.payment_rejected"
+          ])
+          const callsBefore = psp.psp.calls.length
+          yield* TestClock.adjust(`${staleReturnSeconds + 1} seconds`)
+          expect(yield* settlements.sweepReturns).toBe(0)
+          expect(psp.psp.calls).toHaveLength(callsBefore)
+          const muchLater = Timestamp.plusSeconds(invoice.createdAt, 365 * 86_400)
+          expect(yield* (yield* PixReturnRepository).stalePixRejections(muchLater, 10)).toEqual([])
+        })
+      )
   )
 
   it.effect(
     "says why in invoice.refund_pending: the return of which pix it waits for, and that its amount is held",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
-        const { invoice, pix } = yield* paidAtPsp(psp, principal)
-        yield* (yield* PixSettlements).notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
-        psp.psp.returnsAnswer = "Processing"
-        yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, 4_000, "one item back")
-        const [reason] = yield* reasonsOf(principal, invoice.secureId, "invoice.refund_pending")
-        expect(reason).toBe(
-          `the refund of R$ 40,00 is a return of the pix ${pix.endToEndId}, asked of the pix provider, which settles ` +
-            "it later: its amount is held from the pix balance until then"
-        )
-      }).pipe(Effect.provide(psp.layer))
-    }
+    () =>
+      overPsp((psp, principal) =>
+        Effect.gen(function* () {
+          const { invoice, pix } = yield* paidAndNotified(psp, principal)
+          psp.psp.returnsAnswer = "Processing"
+          yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, 4_000, "one item back")
+          const [reason] = yield* reasonsOf(principal, invoice.secureId, "invoice.refund_pending")
+          expect(reason).toBe(
+            `the refund of R$ 40,00 is a return of the pix ${pix.endToEndId}, asked of the pix provider, which settles ` +
+              "it later: its amount is held from the pix balance until then"
+          )
+        })
+      )
   )
 
-  it.effect("asks the PSP once about a pix a notification names a hundred times", () => {
-    const psp = withPsp()
-    return Effect.gen(function* () {
-      yield* startClock
-      const { principal } = yield* registerMerchant()
-      const { invoice, pix } = yield* paidAtPsp(psp, principal)
-      const before = psp.psp.calls.length
-      yield* (yield* PixSettlements).notified(
-        Array.from({ length: 100 }, () => ({ endToEndId: pix.endToEndId, returnIds: [] }))
-      )
-      // The pix, then its charge.
-      expect(psp.psp.calls.slice(before).map((call) => call.split(" ")[0])).toEqual(["findReceived", "findCharge"])
-      expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
-    }).pipe(Effect.provide(psp.layer))
-  })
+  it.effect("asks the PSP once about a pix a notification names a hundred times", () =>
+    overPsp((psp, principal) =>
+      Effect.gen(function* () {
+        const { invoice, pix } = yield* paidAtPsp(psp, principal)
+        const before = psp.psp.calls.length
+        yield* (yield* PixSettlements).notified(
+          Array.from({ length: 100 }, () => ({ endToEndId: pix.endToEndId, returnIds: [] }))
+        )
+        // The pix, then its charge.
+        expect(psp.psp.calls.slice(before).map((call) => call.split(" ")[0])).toEqual(["findReceived", "findCharge"])
+        expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
+      })
+    )
+  )
 
   it.effect(
     "makes at most its budget of PSP calls for a notification of forged ids; the rest waits for the reconciliation",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
-        const settlements = yield* PixSettlements
-        const { invoice, pix } = yield* paidAtPsp(psp, principal)
-        const before = psp.psp.calls.length
-        const forgedIds = Array.from({ length: 50 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] }))
-        yield* settlements.notified([...forgedIds, { endToEndId: pix.endToEndId, returnIds: [] }])
-        expect(psp.psp.calls.length - before).toBe(notificationCallBudget)
-        // The real pix was past the budget: the reconciliation, which lists every pix the PSP received, pays it.
-        expect((yield* find(principal, invoice.secureId)).status).toBe("pending")
-        yield* TestClock.adjust("1 minute")
-        expect(yield* settlements.reconcile).toBe(1)
-        expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
-      }).pipe(Effect.provide(psp.layer))
-    }
+    () =>
+      overPsp((psp, principal) =>
+        Effect.gen(function* () {
+          const settlements = yield* PixSettlements
+          const { invoice, pix } = yield* paidAtPsp(psp, principal)
+          const before = psp.psp.calls.length
+          const forgedIds = Array.from({ length: 50 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] }))
+          yield* settlements.notified([...forgedIds, { endToEndId: pix.endToEndId, returnIds: [] }])
+          expect(psp.psp.calls.length - before).toBe(notificationCallBudget)
+          // The real pix was past the budget: the reconciliation, which lists every pix the PSP received, pays it.
+          expect((yield* find(principal, invoice.secureId)).status).toBe("pending")
+          yield* TestClock.adjust("1 minute")
+          expect(yield* settlements.reconcile).toBe(1)
+          expect((yield* find(principal, invoice.secureId)).status).toBe("paid")
+        })
+      )
   )
 
   it.effect(
     "stops asking the PSP once the allowance every notification shares says no, and asks to be sent again",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        yield* registerMerchant()
-        let allowed = 3
-        const allowance = Effect.sync(() => allowed-- > 0)
-        const failure = yield* Effect.flip(
-          (yield* PixSettlements).notified(
-            Array.from({ length: 5 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] })),
-            allowance
+    () =>
+      overPsp((psp) =>
+        Effect.gen(function* () {
+          let allowed = 3
+          const allowance = Effect.sync(() => allowed-- > 0)
+          const failure = yield* Effect.flip(
+            (yield* PixSettlements).notified(
+              Array.from({ length: 5 }, (_, n) => ({ endToEndId: forged(n), returnIds: [] })),
+              allowance
+            )
           )
-        )
-        expect(failure._tag).toBe("PixProviderUnavailable")
-        expect(psp.psp.calls).toEqual([forged(0), forged(1), forged(2)].map((id) => `findReceived ${id}`))
-      }).pipe(Effect.provide(psp.layer))
-    }
+          expect(failure._tag).toBe("PixProviderUnavailable")
+          expect(psp.psp.calls).toEqual([forged(0), forged(1), forged(2)].map((id) => `findReceived ${id}`))
+        })
+      )
   )
 
-  it.effect(
-    "settles a return a notification names, once, only under the pix it returns, which the PSP confirmed",
-    () => {
-      const psp = withPsp()
-      return Effect.gen(function* () {
-        yield* startClock
-        const { principal } = yield* registerMerchant()
+  it.effect("settles a return a notification names, once, only under the pix it returns, which the PSP confirmed", () =>
+    overPsp((psp, principal) =>
+      Effect.gen(function* () {
         const settlements = yield* PixSettlements
-        const { invoice, pix } = yield* paidAtPsp(psp, principal)
-        yield* settlements.notified([{ endToEndId: pix.endToEndId, returnIds: [] }])
-        yield* anotherSale(principal)
+        const { invoice, pix } = yield* paidBesideAnotherSale(psp, principal)
         psp.psp.returnsAnswer = "Processing"
         yield* (yield* InvoiceLifecycle).refund(principal, invoice.secureId, 4_000, null)
         const [returnId] = [...psp.psp.returns.keys()]
@@ -245,7 +228,7 @@ describe("PixSettlements (in memory): refunds asked for, and notifications' budg
           `findReturn ${returnId}`
         ])
         expect((yield* find(principal, invoice.secureId)).status).toBe("partially_refunded")
-      }).pipe(Effect.provide(psp.layer))
-    }
+      })
+    )
   )
 })

@@ -4,16 +4,39 @@ import { Companies } from "../../src/companies/Companies.js"
 import type { Principal } from "../../src/companies/Principal.js"
 import { Invoices } from "../../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../../src/moves/InvoiceLifecycle.js"
+import { PixProvider } from "../../src/pix/PixProvider.js"
+import { PixSettlements } from "../../src/pix/PixSettlements.js"
 import { Postbacks } from "../../src/postbacks/Postbacks.js"
 import * as TestApplication from "../../src/testing/TestApplication.js"
 import * as TestPixProvider from "../../src/testing/TestPixProvider.js"
-import { pixRequest } from "./Merchant.js"
+import { pixRequest, registerMerchant, startClock } from "./Merchant.js"
 
-/** The application over a stand-in PSP the test drives. */
-export const withPsp = () => {
+type Provider = PixProvider["Service"]
+
+/** The application over a stand-in PSP the test drives; `answering` may change what the PSP answers. */
+export const withPsp = (answering: (provider: Provider) => Provider = (provider) => provider) => {
   const psp = TestPixProvider.make()
-  const layer = TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, psp.layer))
+  const provider = Layer.succeed(PixProvider, answering(psp.provider))
+  const layer = TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, provider))
   return { ...psp, layer }
+}
+
+type Psp = ReturnType<typeof withPsp>
+
+/**
+ * Runs `test` over a new application and a stand-in PSP (`withPsp(answering)`), from `start`, for a merchant
+ * registered there.
+ */
+export const overPsp = <A, E>(
+  test: (psp: Psp, principal: Principal) => Effect.Effect<A, E, Layer.Success<Psp["layer"]>>,
+  answering?: (provider: Provider) => Provider
+) => {
+  const psp = withPsp(answering)
+  return Effect.gen(function* () {
+    yield* startClock
+    const { principal } = yield* registerMerchant()
+    return yield* test(psp, principal)
+  }).pipe(Effect.provide(psp.layer))
 }
 
 export const balancePix = (principal: Principal) =>
@@ -23,7 +46,7 @@ export const balancePix = (principal: Principal) =>
   })
 
 /** A pix invoice, and the pix a payer paid it with at the PSP (another amount when given). */
-export const paidAtPsp = (psp: ReturnType<typeof withPsp>, principal: Principal, amount?: number) =>
+export const paidAtPsp = (psp: Psp, principal: Principal, amount?: number) =>
   Effect.gen(function* () {
     const invoice = (yield* (yield* Invoices).create(principal, pixRequest())).invoice
     const pix = yield* psp.pay(invoice.pix!.txid, amount)
@@ -35,6 +58,22 @@ export const anotherSale = (principal: Principal) =>
   Effect.gen(function* () {
     const sale = (yield* (yield* Invoices).create(principal, pixRequest({ totalPriceCents: 50_000 }))).invoice
     yield* (yield* InvoiceLifecycle).pay(principal, sale.secureId)
+  })
+
+/** A pix invoice paid at the PSP, and that pix notified: the invoice is paid. */
+export const paidAndNotified = (psp: Psp, principal: Principal) =>
+  Effect.gen(function* () {
+    const paid = yield* paidAtPsp(psp, principal)
+    yield* (yield* PixSettlements).notified([{ endToEndId: paid.pix.endToEndId, returnIds: [] }])
+    return paid
+  })
+
+/** `paidAndNotified`, then `anotherSale`: a paid pix invoice to refund; `net` is the pix balance then. */
+export const paidBesideAnotherSale = (psp: Psp, principal: Principal) =>
+  Effect.gen(function* () {
+    const paid = yield* paidAndNotified(psp, principal)
+    yield* anotherSale(principal)
+    return { ...paid, net: yield* balancePix(principal) }
   })
 
 /** The reasons of the invoice's events of `type`, oldest first. */
