@@ -11,7 +11,18 @@ import {
 } from "@fatura/application"
 import { Cents, type Company, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import { aCompany, anInvoice, at, card, draft, freshEra, lockForMove, payer } from "../support/Fixtures.js"
+import {
+  aCompany,
+  anInvoice,
+  at,
+  card,
+  cardToAssociate,
+  draft,
+  freshEra,
+  lockForCardMove,
+  lockForMove,
+  payer
+} from "../support/Fixtures.js"
 import type { Contract } from "../support/TestDatabases.js"
 
 /** A charge of a new card invoice of `company`, recorded at `requestedAt` with the invoice it is to create. */
@@ -29,16 +40,7 @@ const aDraftCharge = (company: Company.Company, reference: string, requestedAt: 
       phone: payer.phone,
       now: requestedAt
     })
-    const cardAssociate = yield* clients.associateCard({
-      companyId: company.id,
-      clientId: client.id,
-      brand: card.brand,
-      firstDigits: card.firstDigits,
-      lastDigits: card.lastDigits,
-      expirationMonth: card.expirationMonth,
-      expirationYear: card.expirationYear,
-      now: requestedAt
-    })
+    const cardAssociate = yield* clients.associateCard(cardToAssociate(company, client.id, requestedAt))
     const charge: Omit<CardCharge, "state" | "reversal"> = {
       reference,
       invoiceId: null,
@@ -102,7 +104,6 @@ export const cardChargeRepositoryContract: Contract = (it) => {
 
   it.effect("closes a charge answered too late, and records once how the acquirer gave it back", () =>
     Effect.gen(function* () {
-      const clients = yield* ClientRepository
       const charges = yield* CardChargeRepository
       const transactions = yield* Transactions
       const company = yield* aCompany()
@@ -110,17 +111,7 @@ export const cardChargeRepositoryContract: Contract = (it) => {
       const reference = `ch_late_${invoice.id}`
       const requested = yield* transactions.withTransaction(
         Effect.gen(function* () {
-          const locked = yield* lockForMove(company, invoice)
-          const cardAssociate = yield* clients.associateCard({
-            companyId: company.id,
-            clientId: locked.client.id,
-            brand: card.brand,
-            firstDigits: card.firstDigits,
-            lastDigits: card.lastDigits,
-            expirationMonth: card.expirationMonth,
-            expirationYear: card.expirationYear,
-            now: at(0)
-          })
+          const { locked, cardAssociate } = yield* lockForCardMove(company, invoice, at(0))
           yield* charges.recordCardCharge({
             reference,
             invoiceId: invoice.id,

@@ -3,7 +3,7 @@
 import { expect } from "@effect/vitest"
 import { ClientRepository } from "@fatura/application"
 import { Effect } from "effect"
-import { aCompany, at, card, payer } from "../support/Fixtures.js"
+import { aCompany, at, cardToAssociate, payer } from "../support/Fixtures.js"
 import type { Contract } from "../support/TestDatabases.js"
 
 export const clientRepositoryContract: Contract = (it) => {
@@ -50,16 +50,7 @@ export const clientRepositoryContract: Contract = (it) => {
       const contact = { companyId: company.id, document: payer.document, name: "Maria", email: "m@e.example" }
       const client = yield* clients.upsertClient({ ...contact, mode: "test", phone: null, now: at(0) })
       const otherClient = yield* clients.upsertClient({ ...contact, mode: "live", phone: null, now: at(0) })
-      const theCard = {
-        companyId: company.id,
-        clientId: client.id,
-        brand: card.brand,
-        firstDigits: card.firstDigits,
-        lastDigits: card.lastDigits,
-        expirationMonth: card.expirationMonth,
-        expirationYear: card.expirationYear,
-        now: at(0)
-      }
+      const theCard = cardToAssociate(company, client.id, at(0))
 
       const first = yield* clients.associateCard(theCard)
       expect(first).toEqual({ id: first.id, brand: "visa", lastDigits: "1111", clientId: client.id, createdAt: at(0) })

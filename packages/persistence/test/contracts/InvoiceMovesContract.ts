@@ -2,7 +2,7 @@
 // ledger entries and refund, and the running totals follow the ledger; a card charge settles its pending invoice;
 // the expiry sweep finds what is due, oldest first.
 import { expect } from "@effect/vitest"
-import { ClientRepository, CompanyRepository, InvoiceRepository, Transactions } from "@fatura/application"
+import { CompanyRepository, InvoiceRepository, Transactions } from "@fatura/application"
 import { Cents, type Company, Ledger, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import {
@@ -13,6 +13,7 @@ import {
   dateOf,
   draft,
   freshEra,
+  lockForCardMove,
   lockForMove,
   paidInvoice
 } from "../support/Fixtures.js"
@@ -139,7 +140,6 @@ export const invoiceMovesContract: Contract = (it) => {
   it.effect("settles a pending card invoice with its charge, paid or refused", () =>
     Effect.gen(function* () {
       const invoices = yield* InvoiceRepository
-      const clients = yield* ClientRepository
       const companies = yield* CompanyRepository
       const transactions = yield* Transactions
       const company = yield* aCompany()
@@ -147,17 +147,7 @@ export const invoiceMovesContract: Contract = (it) => {
         transactions.withTransaction(
           Effect.gen(function* () {
             const invoice = yield* anInvoice(company, { method: "credit_card", amount: Cents.make(20_000) })
-            const locked = yield* lockForMove(company, invoice)
-            const cardAssociate = yield* clients.associateCard({
-              companyId: company.id,
-              clientId: locked.client.id,
-              brand: card.brand,
-              firstDigits: card.firstDigits,
-              lastDigits: card.lastDigits,
-              expirationMonth: card.expirationMonth,
-              expirationYear: card.expirationYear,
-              now: at(60)
-            })
+            const { locked, cardAssociate } = yield* lockForCardMove(company, invoice, at(60))
             const fee = { ...locked.fee, estimatedFee: Cents.make(1_037) }
             const settled = yield* invoices.settleCardPayment(locked, {
               status,

@@ -205,3 +205,24 @@ export const lockForMove = (company: Company.Company, invoice: Invoice.Invoice) 
     yield* invoices.lockCompanyLedger(company.id)
     return Option.getOrThrow(yield* invoices.lock(company.id, invoice.mode, byId(invoice)))
   })
+
+/** `card`, as a card payment associates it with a client of `company` at `now`. */
+export const cardToAssociate = (company: Company.Company, clientId: Invoice.ClientId, now: Timestamp.Timestamp) => ({
+  companyId: company.id,
+  clientId,
+  brand: card.brand,
+  firstDigits: card.firstDigits,
+  lastDigits: card.lastDigits,
+  expirationMonth: card.expirationMonth,
+  expirationYear: card.expirationYear,
+  now
+})
+
+/** Locks a card invoice for a move (`lockForMove`), and associates `card` with its client at `now`. */
+export const lockForCardMove = (company: Company.Company, invoice: Invoice.Invoice, now: Timestamp.Timestamp) =>
+  Effect.gen(function* () {
+    const locked = yield* lockForMove(company, invoice)
+    const clients = yield* ClientRepository
+    const cardAssociate = yield* clients.associateCard(cardToAssociate(company, locked.client.id, now))
+    return { locked, cardAssociate }
+  })
