@@ -1,30 +1,17 @@
 // SPEC 3 and 4.1: what Create Invoices refuses (400 invalid_request with one dotted-path issue per problem,
 // 422 for business rules), what it accepts, and that a refused request leaves nothing behind: the items, the optional
 // fields and the body as a whole. The payer, the method and the total are CreateInvoiceValidation.test.ts's.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { bankSlipAddress, createValidation, item, manyKeys, withPayer } from "./support/CreateValidation.js"
-import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { appWithCompany } from "./support/SuiteServers.js"
+import { pixRequest } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 describe.each(testDatabases)(
   "create invoice validation of the items, optional fields and body on $name",
   (database) => {
-    let app: TestApp
-    let key: string
-    let companyId: number
-
-    beforeAll(async () => {
-      app = await startApp(database)
-      const registered = await app.registerCompany()
-      key = registered.secretKey
-      companyId = registered.company.id
-    })
-    afterAll(() => app.stop())
-    const { stored, expectInvalidBody, expectInvalid, expectUnprocessable, expectCreated } = createValidation(
-      () => app,
-      () => key,
-      () => companyId
-    )
+    const suite = appWithCompany(database)
+    const { stored, expectInvalidBody, expectInvalid, expectUnprocessable, expectCreated } = createValidation(suite)
 
     describe("items", () => {
       it.each([
@@ -206,7 +193,7 @@ describe.each(testDatabases)(
     describe("the body as a whole", () => {
       it("answers 400 invalid_request for malformed JSON, and stores nothing", async () => {
         const before = await stored()
-        const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: "{bad" })
+        const reply = await suite.app.request("POST", "/api/v2/invoices", { key: suite.key, rawBody: "{bad" })
         expectInvalidBody(reply)
         expect(await stored()).toEqual(before)
       })
@@ -218,7 +205,7 @@ describe.each(testDatabases)(
         { label: "an empty object", rawBody: "{}" }
       ])("answers 400 invalid_request for $label", async ({ rawBody }) => {
         const before = await stored()
-        const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody })
+        const reply = await suite.app.request("POST", "/api/v2/invoices", { key: suite.key, rawBody })
         expectInvalidBody(reply)
         expect(await stored()).toEqual(before)
       })
@@ -270,7 +257,7 @@ describe.each(testDatabases)(
         )
         expect(reply.body.status).toBe("pending")
         expect(reply.body.amount).toBe(12_345)
-        expect(reply.body.companyId).toBe(companyId)
+        expect(reply.body.companyId).toBe(suite.companyId)
         expect(reply.body.paidAt).toBeNull()
         expect(reply.body.refundedAmount).toBe(0)
         expect(typeof reply.body.fee.estimatedFee).toBe("number")
@@ -279,15 +266,15 @@ describe.each(testDatabases)(
         expect(reply.body.metadata).toBeNull()
 
         // What is stored is what a later read shows: the same, unaffected invoice.
-        const read = await app.request("GET", `/api/v2/invoices?id=${reply.body.secureId}`, { key })
+        const read = await suite.app.request("GET", `/api/v2/invoices?id=${reply.body.secureId}`, { key: suite.key })
         expect(read.status).toBe(200)
         expect(read.body).toEqual(reply.body)
-        const [row] = await app.query(
+        const [row] = await suite.app.query(
           `SELECT company_id::int AS company_id, status, amount::int AS amount, refunded_amount::int AS refunded,
                 paid_at, metadata FROM invoices WHERE secure_id = '${reply.body.secureId}'`
         )
         expect(row).toEqual({
-          company_id: companyId,
+          company_id: suite.companyId,
           status: "pending",
           amount: 12_345,
           refunded: 0,

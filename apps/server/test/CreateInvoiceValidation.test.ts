@@ -1,28 +1,15 @@
 // SPEC 3 and 4.1: what Create Invoices refuses (400 invalid_request with one dotted-path issue per problem,
 // 422 for business rules), what it accepts, and that a refused request leaves nothing behind: the payer, the method
 // and the total. Items, optional fields and the body as a whole are CreateInvoiceBodyValidation.test.ts's.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { bankSlipAddress, createValidation, without, withPayer } from "./support/CreateValidation.js"
-import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { appWithCompany } from "./support/SuiteServers.js"
+import { pixRequest } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 describe.each(testDatabases)("create invoice validation on $name", (database) => {
-  let app: TestApp
-  let key: string
-  let companyId: number
-
-  beforeAll(async () => {
-    app = await startApp(database)
-    const registered = await app.registerCompany()
-    key = registered.secretKey
-    companyId = registered.company.id
-  })
-  afterAll(() => app.stop())
-  const { stored, expectInvalidBody, expectInvalid, expectUnprocessable, expectCreated } = createValidation(
-    () => app,
-    () => key,
-    () => companyId
-  )
+  const suite = appWithCompany(database)
+  const { stored, expectInvalidBody, expectInvalid, expectUnprocessable, expectCreated } = createValidation(suite)
 
   it("accepts the valid base request", async () => {
     const reply = await expectCreated(pixRequest())
@@ -180,7 +167,10 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
       "answers 422 amount_out_of_range for the JSON number %s",
       async (literal) => {
         const before = await stored()
-        const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: withTotalLiteral(literal) })
+        const reply = await suite.app.request("POST", "/api/v2/invoices", {
+          key: suite.key,
+          rawBody: withTotalLiteral(literal)
+        })
         expect(reply.status, JSON.stringify(reply.body)).toBe(422)
         expect(reply.body.code).toBe("amount_out_of_range")
         expect(await stored()).toEqual(before)
@@ -189,7 +179,10 @@ describe.each(testDatabases)("create invoice validation on $name", (database) =>
 
     it("answers 400 for a JSON number beyond any double (1e400), which the JSON reader cannot hold", async () => {
       const before = await stored()
-      const reply = await app.request("POST", "/api/v2/invoices", { key, rawBody: withTotalLiteral("1e400") })
+      const reply = await suite.app.request("POST", "/api/v2/invoices", {
+        key: suite.key,
+        rawBody: withTotalLiteral("1e400")
+      })
       expectInvalidBody(reply, "total_price_cents")
       expect(await stored()).toEqual(before)
     })

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { appWithCompany } from "./support/SuiteServers.js"
 import { cardRequest, pixRequest, type Reply, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { type TestDatabase, testDatabases } from "./support/TestDatabases.js"
 
@@ -24,23 +25,15 @@ const expectReplayOf = (reply: Reply, first: Reply) => {
 }
 
 describe.each(testDatabases)("idempotency on $name", (database) => {
-  let app: TestApp
-  let key: string
-  let companyId: number
+  const suite = appWithCompany(database)
 
-  beforeAll(async () => {
-    app = await startApp(database)
-    const registered = await app.registerCompany()
-    key = registered.secretKey
-    companyId = registered.company.id
-  })
-  afterAll(() => app.stop())
-
-  const post = (idempotencyKey: string, body: unknown, withKey = key, path = "/api/v2/invoices") =>
-    app.request("POST", path, { key: withKey, body, headers: { "idempotency-key": idempotencyKey } })
+  const post = (idempotencyKey: string, body: unknown, withKey = suite.key, path = "/api/v2/invoices") =>
+    suite.app.request("POST", path, { key: withKey, body, headers: { "idempotency-key": idempotencyKey } })
 
   const invoicesWithRef = async (externalRef: string) =>
-    Number((await app.query(`SELECT count(*)::int AS n FROM invoices WHERE external_ref = '${externalRef}'`))[0]!.n)
+    Number(
+      (await suite.app.query(`SELECT count(*)::int AS n FROM invoices WHERE external_ref = '${externalRef}'`))[0]!.n
+    )
 
   it("makes exactly one invoice out of 50 parallel creates with one key", async () => {
     const body = pixRequest({ external_ref: "parallel-1" })
@@ -110,7 +103,7 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
     // kept, not even hashed: a repeat that differs from the first only in it is the same request, and is replayed.
     const others = [{ number: lookalike, security_code: "987" }, { number: lookalike }]
 
-    const merchantKey = (await app.registerCompany()).secretKey
+    const merchantKey = (await suite.app.registerCompany()).secretKey
     const invoice = await post("card-apart", cardRequest({}, { external_ref: "card-apart" }), merchantKey)
     expect(invoice.body.status).toBe("paid")
     for (const other of others) {
@@ -130,7 +123,7 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
     const publicToken = (await post("exchange-for-cards", undefined, merchantKey, "/api/v2/exchange-token")).body
       .public_token
     const tokenize = (card: Record<string, unknown>) =>
-      app.request("POST", "/api/v2/public/cards", {
+      suite.app.request("POST", "/api/v2/public/cards", {
         key: publicToken,
         body: card,
         headers: { "idempotency-key": "tokenize-apart" }
@@ -147,10 +140,14 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
 
     const pending = (await post("pending-apart", cardRequest({}, { card: undefined }), merchantKey)).body
     const pay = (card: Record<string, unknown>) =>
-      app.request("POST", `/api/v2/public/invoices/${pending.secureId}/pay?token=${pending.invoice.token_checkout}`, {
-        body: { card: { ...testCard, ...threeDs, ...card } },
-        headers: { "idempotency-key": "pay-apart" }
-      })
+      suite.app.request(
+        "POST",
+        `/api/v2/public/invoices/${pending.secureId}/pay?token=${pending.invoice.token_checkout}`,
+        {
+          body: { card: { ...testCard, ...threeDs, ...card } },
+          headers: { "idempotency-key": "pay-apart" }
+        }
+      )
     const paid = await pay({})
     expect(paid.status).toBe(200)
     expect(paid.body.status).toBe("paid")
@@ -159,24 +156,24 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
   })
 
   it("scopes keys by company and by endpoint", async () => {
-    const other = await app.registerCompany()
+    const other = await suite.app.registerCompany()
     const mine = await post("shared-key", pixRequest({ external_ref: "scope-1" }))
     const theirs = await post("shared-key", pixRequest({ external_ref: "scope-1" }), other.secretKey)
     expect(theirs.headers.get("idempotent-replayed")).toBeNull()
     expect(theirs.body.companyId).toBe(other.company.id)
-    expect(mine.body.companyId).toBe(companyId)
-    const exchange = await post("shared-key", undefined, key, "/api/v2/exchange-token")
+    expect(mine.body.companyId).toBe(suite.companyId)
+    const exchange = await post("shared-key", undefined, suite.key, "/api/v2/exchange-token")
     expect(exchange.status).toBe(200)
     expect(exchange.body.public_token).toMatch(/^pk_test_/)
-    const exchangeAgain = await post("shared-key", undefined, key, "/api/v2/exchange-token")
+    const exchangeAgain = await post("shared-key", undefined, suite.key, "/api/v2/exchange-token")
     expect(exchangeAgain.headers.get("idempotent-replayed")).toBe("true")
     expect(exchangeAgain.body).toEqual(exchange.body)
   })
 
   it("creates a new invoice for every POST without a key", async () => {
     const body = pixRequest({ external_ref: "no-key" })
-    await app.request("POST", "/api/v2/invoices", { key, body })
-    await app.request("POST", "/api/v2/invoices", { key, body })
+    await suite.app.request("POST", "/api/v2/invoices", { key: suite.key, body })
+    await suite.app.request("POST", "/api/v2/invoices", { key: suite.key, body })
     expect(await invoicesWithRef("no-key")).toBe(2)
   })
 
@@ -195,8 +192,8 @@ describe.each(testDatabases)("idempotency on $name", (database) => {
       ["/api/v2/no-such-route", 404],
       ["/api/v2/invoices", 400]
     ] as const) {
-      const reply = await app.request("POST", path, {
-        key,
+      const reply = await suite.app.request("POST", path, {
+        key: suite.key,
         rawBody: "not json",
         headers: { "idempotency-key": `raw-${path}`, "content-type": "application/json" }
       })

@@ -2,7 +2,8 @@
 // request to change one field of, and what a refused request must answer and leave behind (nothing), or an accepted
 // one must store.
 import { expect } from "vitest"
-import { pixRequest, type Reply, type TestApp } from "./TestApp.js"
+import type { AppWithCompany } from "./SuiteServers.js"
+import { pixRequest, type Reply } from "./TestApp.js"
 
 export type Body = Record<string, unknown>
 
@@ -37,15 +38,15 @@ export const bankSlipAddress = {
 
 export const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`key${i}`, "v"]))
 
-/** Over the server and the company's key and id each suite starts in its `beforeAll`. */
-export const createValidation = (app: () => TestApp, key: () => string, companyId: () => number) => {
-  const create = (body: unknown) => app().request("POST", "/api/v2/invoices", { key: key(), body })
+/** Over the server and the company each suite starts in its `beforeAll`. */
+export const createValidation = (suite: AppWithCompany) => {
+  const create = (body: unknown) => suite.app.request("POST", "/api/v2/invoices", { key: suite.key, body })
 
   /** What a request may leave behind: invoices, their events and timeline, payers' client records. */
   const stored = async () => {
-    const [invoices] = await app().query("SELECT count(*)::int AS n FROM invoices")
-    const [events] = await app().query("SELECT count(*)::int AS n FROM events")
-    const [clients] = await app().query("SELECT count(*)::int AS n FROM clients")
+    const [invoices] = await suite.app.query("SELECT count(*)::int AS n FROM invoices")
+    const [events] = await suite.app.query("SELECT count(*)::int AS n FROM events")
+    const [clients] = await suite.app.query("SELECT count(*)::int AS n FROM clients")
     return { invoices: invoices?.n, events: events?.n, clients: clients?.n }
   }
 
@@ -86,7 +87,7 @@ export const createValidation = (app: () => TestApp, key: () => string, companyI
     const reply = await create(body)
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body.status).toBe("pending")
-    expect(reply.body.companyId).toBe(companyId())
+    expect(reply.body.companyId).toBe(suite.companyId)
     const after = await stored()
     expect(after.invoices).toBe((before.invoices as number) + 1)
     return reply
