@@ -4,40 +4,32 @@
 // letting the event loop turn, so the payment's record, charge and settlement ran back to back on the one
 // connection. Now a pending card invoice whose charge is in flight moves by that charge's answer alone, and a charge
 // answered when its invoice is no longer pending pays nothing and goes back to the card.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
-import { pixRequest, type Reply, startApp, type TestApp, testCard } from "./support/TestApp.js"
+import { appChargingThrough } from "./support/SuiteServers.js"
+import { payAsPayer, pixRequest, type Reply } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 const inFlight = "cannot expire an invoice whose card payment is waiting for the acquirer's answer"
 
 describe.each(testDatabases)("a payer's card payment racing the sandbox expire on $name", (database) => {
-  let app: TestApp
   const acquirer = gatedAcquirer()
-
-  beforeAll(async () => {
-    app = await startApp(database, { cardAcquirer: acquirer.layer })
-  })
-  afterAll(() => app.stop())
-  afterEach(() => acquirer.open())
+  const suite = appChargingThrough(database, acquirer)
 
   const merchant = async () => {
-    const { secretKey } = await app.registerCompany({ name: "Loja Apressada Ltda" })
+    const { secretKey } = await suite.app.registerCompany({ name: "Loja Apressada Ltda" })
     const pendingCard = async (total: number) => {
       // No card data: the invoice waits, pending, for its payer (SPEC 4.7).
-      const reply = await app.request("POST", "/api/v2/invoices", {
+      const reply = await suite.app.request("POST", "/api/v2/invoices", {
         key: secretKey,
         body: pixRequest({ method: "credit_card", total_price_cents: total })
       })
       expect([reply.status, reply.body.status]).toEqual([201, "pending"])
       return reply.body
     }
-    const pay = (invoice: { secureId: string; invoice: { token_checkout: string } }) =>
-      app.request("POST", `/api/v2/public/invoices/${invoice.secureId}/pay?token=${invoice.invoice.token_checkout}`, {
-        body: { card: testCard }
-      })
+    const pay = (invoice: { secureId: string; invoice: { token_checkout: string } }) => payAsPayer(suite.app, invoice)
     const expire = (invoice: { secureId: string }) =>
-      app.request("POST", "/api/v2/sandbox/invoices/expire", { key: secretKey, body: { id: invoice.secureId } })
+      suite.app.request("POST", "/api/v2/sandbox/invoices/expire", { key: secretKey, body: { id: invoice.secureId } })
     return { pendingCard, pay, expire }
   }
 
@@ -46,11 +38,15 @@ describe.each(testDatabases)("a payer's card payment racing the sandbox expire o
    * answered it, and whether it gave it back.
    */
   const storedOf = async (invoiceId: number) => {
-    const [invoice] = await app.query(`SELECT status FROM invoices WHERE id = ${invoiceId}`)
-    const timeline = await app.query(`SELECT status FROM invoice_timeline WHERE invoice_id = ${invoiceId} ORDER BY id`)
-    const events = await app.query(`SELECT type FROM events WHERE invoice_id = ${invoiceId} ORDER BY created_at, type`)
-    const ledger = await app.query(`SELECT type FROM ledger_entries WHERE invoice_id = ${invoiceId} ORDER BY id`)
-    const charges = await app.query(
+    const [invoice] = await suite.app.query(`SELECT status FROM invoices WHERE id = ${invoiceId}`)
+    const timeline = await suite.app.query(
+      `SELECT status FROM invoice_timeline WHERE invoice_id = ${invoiceId} ORDER BY id`
+    )
+    const events = await suite.app.query(
+      `SELECT type FROM events WHERE invoice_id = ${invoiceId} ORDER BY created_at, type`
+    )
+    const ledger = await suite.app.query(`SELECT type FROM ledger_entries WHERE invoice_id = ${invoiceId} ORDER BY id`)
+    const charges = await suite.app.query(
       `SELECT reference, state, reversal FROM card_charges WHERE invoice_id = ${invoiceId}`
     )
     return {

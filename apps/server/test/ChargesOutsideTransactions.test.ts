@@ -3,33 +3,27 @@
 // other money move of the company, nor anything else, however many charges wait on it. A charge whose answer was lost
 // is settled from what the acquirer says became of it, by a repeat of its request or by the sweep: never lost, and
 // never made twice.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
-import { cardRequest, pixRequest, startApp, statusCounts, type TestApp, testCard } from "./support/TestApp.js"
+import { appChargingThrough } from "./support/SuiteServers.js"
+import { cardRequest, payAsPayer, pixRequest, statusCounts } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 /** More charges at once than the test database has connections (20): none may keep one while it waits. */
 const waitingCharges = 24
 
 describe.each(testDatabases)("card charges outside transactions on $name", (database) => {
-  let app: TestApp
   const acquirer = gatedAcquirer()
-
-  beforeAll(async () => {
-    app = await startApp(database, { cardAcquirer: acquirer.layer })
-  })
-  afterAll(() => app.stop())
-  // A test that failed with the gate closed leaves no charge waiting for the next one.
-  afterEach(() => acquirer.open())
+  const suite = appChargingThrough(database, acquirer)
 
   const merchant = async () => {
-    const { secretKey, company } = await app.registerCompany({ name: "Loja Paciente Ltda" })
+    const { secretKey, company } = await suite.app.registerCompany({ name: "Loja Paciente Ltda" })
     const paidPix = async (total: number) => {
-      const created = await app.request("POST", "/api/v2/invoices", {
+      const created = await suite.app.request("POST", "/api/v2/invoices", {
         key: secretKey,
         body: pixRequest({ total_price_cents: total })
       })
-      const paid = await app.request("POST", "/api/v2/sandbox/invoices/pay", {
+      const paid = await suite.app.request("POST", "/api/v2/sandbox/invoices/pay", {
         key: secretKey,
         body: { id: created.body.secureId }
       })
@@ -38,48 +32,43 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
     }
     const pendingCard = async () =>
       (
-        await app.request("POST", "/api/v2/invoices", {
+        await suite.app.request("POST", "/api/v2/invoices", {
           key: secretKey,
           body: pixRequest({ method: "credit_card", total_price_cents: 20_000 })
         })
       ).body
-    const payAsPayer = (invoice: { secureId: string; invoice: { token_checkout: string } }, key?: string) =>
-      app.request("POST", `/api/v2/public/invoices/${invoice.secureId}/pay?token=${invoice.invoice.token_checkout}`, {
-        body: { card: testCard },
-        ...(key === undefined ? {} : { headers: { "idempotency-key": key } })
-      })
     const createCard = (key: string, total = 10_000) =>
-      app.request("POST", "/api/v2/invoices", {
+      suite.app.request("POST", "/api/v2/invoices", {
         key: secretKey,
         body: cardRequest({}, { total_price_cents: total }),
         headers: { "idempotency-key": key }
       })
-    return { secretKey, companyId: Number(company.id), paidPix, pendingCard, payAsPayer, createCard }
+    return { secretKey, companyId: Number(company.id), paidPix, pendingCard, createCard }
   }
 
   it("a slow acquirer delays no refund of the same company, however many charges wait on it", async () => {
-    const { secretKey, paidPix, pendingCard, payAsPayer, createCard } = await merchant()
+    const { secretKey, paidPix, pendingCard, createCard } = await merchant()
     const toRefund = await paidPix(50_000)
     const pending = await pendingCard()
 
     acquirer.close()
-    const paying = payAsPayer(pending, "pay-slow")
+    const paying = payAsPayer(suite.app, pending, "pay-slow")
     const creating = Array.from({ length: waitingCharges }, (_, n) => createCard(`create-slow-${n}`, 10_000 + n))
     await until(() => acquirer.state.waiting === waitingCharges + 1)
 
     // While every one of those charges waits on the acquirer: the company's money moves, its invoices and
     // balances read, and a second payment of the invoice being paid is refused instead of charging it twice.
-    const refunded = await app.request("POST", "/api/v2/invoices/refund", {
+    const refunded = await suite.app.request("POST", "/api/v2/invoices/refund", {
       key: secretKey,
       body: { id: toRefund.secureId, amount: 1_000, reason: "while the acquirer thinks" }
     })
     expect(refunded.status, JSON.stringify(refunded.body)).toBe(201)
     expect(refunded.body.status).toBe("partially_refunded")
-    expect((await app.request("GET", "/api/v2/company", { key: secretKey })).status).toBe(200)
-    const again = await payAsPayer(pending)
+    expect((await suite.app.request("GET", "/api/v2/company", { key: secretKey })).status).toBe(200)
+    const again = await payAsPayer(suite.app, pending)
     expect(again.status).toBe(409)
     expect(again.body.message).toContain("waiting for the acquirer")
-    const repeated = await payAsPayer(pending, "pay-slow")
+    const repeated = await payAsPayer(suite.app, pending, "pay-slow")
     expect([repeated.status, repeated.body.code]).toEqual([409, "idempotency_in_progress"])
     expect(acquirer.state.waiting).toBe(waitingCharges + 1)
 
@@ -89,12 +78,12 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
     const created = await Promise.all(creating)
     expect(statusCounts(created)).toEqual({ 201: waitingCharges })
     expect(new Set(created.map((reply) => reply.body.status))).toEqual(new Set(["paid"]))
-    const payment = (await app.request("GET", `/api/v2/invoices?id=${pending.secureId}`, { key: secretKey })).body
+    const payment = (await suite.app.request("GET", `/api/v2/invoices?id=${pending.secureId}`, { key: secretKey })).body
     const net = [payment, ...created.map((reply) => reply.body)].reduce(
       (sum, invoice) => sum + Number(invoice.amount) - Number(invoice.fee.estimatedFee),
       0
     )
-    const company = await app.request("GET", "/api/v2/company", { key: secretKey })
+    const company = await suite.app.request("GET", "/api/v2/company", { key: secretKey })
     expect(company.body.balance_card).toBe(net)
   })
 
@@ -108,9 +97,9 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
     const chargedBefore = acquirer.state.charged
 
     // Nothing shows of a charge not yet settled, but the charge is recorded.
-    const listed = await app.request("GET", "/api/v2/invoices/list", { key: secretKey })
+    const listed = await suite.app.request("GET", "/api/v2/invoices/list", { key: secretKey })
     expect(listed.body.data).toEqual([])
-    const requested = await app.query(
+    const requested = await suite.app.query(
       `SELECT reference FROM card_charges WHERE company_id = ${companyId} AND state = 'requested'`
     )
     expect(requested).toHaveLength(2)
@@ -121,11 +110,11 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
     expect((await createCard("lost-then-repeated", 11_111)).headers.get("idempotent-replayed")).toBe("true")
 
     // The sweep leaves a charge alone until its answer is surely lost, then asks the acquirer too.
-    expect(await app.sweepCardChargesAt(new Date())).toBe(0)
-    expect(await app.sweepCardChargesAt(new Date(Date.now() + 120_000))).toBe(1)
+    expect(await suite.app.sweepCardChargesAt(new Date())).toBe(0)
+    expect(await suite.app.sweepCardChargesAt(new Date(Date.now() + 120_000))).toBe(1)
     expect(acquirer.state.charged).toBe(chargedBefore)
 
-    const invoices = await app.request("GET", "/api/v2/invoices/list", { key: secretKey })
+    const invoices = await suite.app.request("GET", "/api/v2/invoices/list", { key: secretKey })
     expect(
       invoices.body.data.map((invoice: { amount: number; status: string }) => [invoice.amount, invoice.status])
     ).toEqual(
@@ -135,19 +124,19 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
       ])
     )
     expect(invoices.body.data).toHaveLength(2)
-    const ledger = await app.query(
+    const ledger = await suite.app.query(
       `SELECT count(*)::int AS n FROM ledger_entries WHERE company_id = ${companyId} AND type = 'payment'`
     )
     expect(ledger[0]?.n).toBe(2)
     // Settled, the charges keep no copy of the invoice they were to create, nor of its payer.
-    const charges = await app.query(
+    const charges = await suite.app.query(
       `SELECT state, draft IS NULL AS dropped FROM card_charges WHERE company_id = ${companyId}`
     )
     expect(charges).toEqual([
       { state: "approved", dropped: true },
       { state: "approved", dropped: true }
     ])
-    const events = await app.request("GET", "/api/v2/events", { key: secretKey })
+    const events = await suite.app.request("GET", "/api/v2/events", { key: secretKey })
     expect(events.body.data.map((event: { type: string }) => event.type).sort()).toEqual([
       "invoice.created",
       "invoice.created",
@@ -157,26 +146,26 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
   })
 
   it("voids a charge the acquirer is asked about before it arrives, and a repeat charges anew", async () => {
-    const { secretKey, companyId, pendingCard, payAsPayer } = await merchant()
+    const { secretKey, companyId, pendingCard } = await merchant()
     const pending = await pendingCard()
     // The charge is on its way for longer than the sweep waits: the sweep asks the acquirer, which has not seen it,
     // and voids it; when it arrives, the acquirer refuses it, and the payer is told the payment was not made.
     acquirer.close()
-    const late = payAsPayer(pending, "pay-late")
+    const late = payAsPayer(suite.app, pending, "pay-late")
     await until(() => acquirer.state.waiting === 1)
-    expect(await app.sweepCardChargesAt(new Date(Date.now() + 600_000))).toBe(1)
+    expect(await suite.app.sweepCardChargesAt(new Date(Date.now() + 600_000))).toBe(1)
     acquirer.open()
     const reply = await late
     expect([reply.status, reply.body.code]).toEqual([503, "acquirer_unavailable"])
-    expect(await app.query(`SELECT state FROM card_charges WHERE company_id = ${companyId}`)).toEqual([
+    expect(await suite.app.query(`SELECT state FROM card_charges WHERE company_id = ${companyId}`)).toEqual([
       { state: "void" }
     ])
-    const invoice = await app.request("GET", `/api/v2/invoices?id=${pending.secureId}`, { key: secretKey })
+    const invoice = await suite.app.request("GET", `/api/v2/invoices?id=${pending.secureId}`, { key: secretKey })
     expect([invoice.body.status, invoice.body.card_associate]).toEqual(["pending", null])
 
-    const paid = await payAsPayer(pending, "pay-late")
+    const paid = await payAsPayer(suite.app, pending, "pay-late")
     expect([paid.status, paid.body.status]).toEqual([200, "paid"])
-    const states = await app.query(
+    const states = await suite.app.query(
       `SELECT state FROM card_charges WHERE company_id = ${companyId} ORDER BY requested_at, state`
     )
     expect(states.map((row) => row.state).sort()).toEqual(["approved", "void"])

@@ -5,18 +5,11 @@
 // "charge back") and carries no internal identifier: no action name (`refund_full` for a partial refund, once), no
 // type name, no word of snake_case the contract does not use.
 import { InvoiceStatus, PaymentMethod } from "@fatura/domain"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
 import { inMemory } from "./support/InMemoryServices.js"
-import {
-  boletoRequest,
-  cardRequest,
-  pixRequest,
-  type Reply,
-  startApp,
-  type TestApp,
-  testCard
-} from "./support/TestApp.js"
+import { appChargingThrough } from "./support/SuiteServers.js"
+import { boletoRequest, cardRequest, payAsPayer, pixRequest, type Reply } from "./support/TestApp.js"
 
 type Move = "refund part" | "refund all" | "sandbox pay" | "sandbox expire" | "sandbox chargeback" | "payer's pay"
 
@@ -80,18 +73,12 @@ const states: ReadonlyArray<State> = [
 ]
 
 describe.each([inMemory])("refusal messages on $name", (database) => {
-  let app: TestApp
   const acquirer = gatedAcquirer()
-
-  beforeAll(async () => {
-    app = await startApp(database, { cardAcquirer: acquirer.layer })
-  })
-  afterAll(() => app.stop())
-  afterEach(() => acquirer.open())
+  const suite = appChargingThrough(database, acquirer)
 
   const merchant = async () => {
-    const { secretKey } = await app.registerCompany({ name: "Loja Recusada Ltda" })
-    const call = (path: string, body: unknown) => app.request("POST", path, { key: secretKey, body })
+    const { secretKey } = await suite.app.registerCompany({ name: "Loja Recusada Ltda" })
+    const call = (path: string, body: unknown) => suite.app.request("POST", path, { key: secretKey, body })
     const created = async (body: unknown) => {
       const reply = await call("/api/v2/invoices", body)
       expect(reply.status, JSON.stringify(reply.body)).toBe(201)
@@ -102,11 +89,6 @@ describe.each([inMemory])("refusal messages on $name", (database) => {
       expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300)
       return reply.body
     }
-    const payAsPayer = (invoice: { secureId: string; invoice: { token_checkout: string } }) =>
-      app.request("POST", `/api/v2/public/invoices/${invoice.secureId}/pay?token=${invoice.invoice.token_checkout}`, {
-        body: { card: testCard }
-      })
-
     /** An invoice of `state`, made as a merchant and its payer make one. */
     const invoiceIn = async (state: State) => {
       const pending = await created(
@@ -122,7 +104,7 @@ describe.each([inMemory])("refusal messages on $name", (database) => {
           return pending
         case "charging": {
           acquirer.close()
-          const paying = payAsPayer(pending)
+          const paying = payAsPayer(suite.app, pending)
           await until(() => acquirer.state.waiting === 1)
           return { ...pending, paying }
         }
@@ -162,7 +144,7 @@ describe.each([inMemory])("refusal messages on $name", (database) => {
         case "sandbox chargeback":
           return call("/api/v2/sandbox/invoices/chargeback", { id })
         case "payer's pay":
-          return payAsPayer(invoice)
+          return payAsPayer(suite.app, invoice)
       }
     }
 

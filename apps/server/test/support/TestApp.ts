@@ -330,6 +330,17 @@ export const testCard = {
   security_code: "123"
 }
 
+/** A payer's payment of a pending card invoice with `testCard`, on its checkout (under `idempotencyKey` when given). */
+export const payAsPayer = (
+  app: TestApp,
+  invoice: { secureId: string; invoice: { token_checkout: string } },
+  idempotencyKey?: string
+) =>
+  app.request("POST", `/api/v2/public/invoices/${invoice.secureId}/pay?token=${invoice.invoice.token_checkout}`, {
+    body: { card: testCard },
+    ...(idempotencyKey === undefined ? {} : { headers: { "idempotency-key": idempotencyKey } })
+  })
+
 export const cardRequest = (card: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) =>
   pixRequest({ method: "credit_card", total_price_cents: 10_000, card: { ...testCard, ...card }, ...overrides })
 
