@@ -5,33 +5,15 @@
 // The first three were 14, 11 and 10; they are 9, 6 and 6 since the history writer (InvoiceStatements.writeHistory)
 // writes an invoice's row, timeline, ledger entries and refund in one statement and the invoice after it is built
 // from what it wrote, never re-read.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
-import { testDatabases } from "./support/TestDatabases.js"
-import { countingStatements, isTransactionControl, type WireCounter } from "./support/WireCounter.js"
-
-/** Postgres, which TEST_DATABASE_URL names: the server project runs `*.postgres.test.ts` only when it is given. */
-const postgres = testDatabases.find((database) => database.name === "Postgres")
-if (postgres === undefined)
-  throw new Error(`${import.meta.url} needs TEST_DATABASE_URL: a Postgres server whose wire it can count on`)
+import { describe, expect, it } from "vitest"
+import { appCountedOnTheWire } from "./support/SuiteServers.js"
+import { cardRequest, pixRequest } from "./support/TestApp.js"
 
 describe("statements a request runs on Postgres's wire", () => {
-  let counter: WireCounter
-  let app: TestApp
-  let key: string
-
-  beforeAll(async () => {
-    counter = await countingStatements(postgres)
-    app = await startApp(counter.database)
-    key = (await app.registerCompany()).secretKey
-  })
-  afterAll(async () => {
-    await app.stop()
-    await counter.close()
-  })
+  const suite = appCountedOnTheWire(import.meta.url)
 
   const post = async (path: string, body: unknown, status: number) => {
-    const reply = await app.request("POST", path, { key, body })
+    const reply = await suite.app.request("POST", path, { key: suite.key, body })
     expect(reply.status, JSON.stringify(reply.body)).toBe(status)
     return reply.body
   }
@@ -41,8 +23,7 @@ describe("statements a request runs on Postgres's wire", () => {
   const statementsOf = async (arrange: () => Promise<unknown>, request: (arranged: any) => Promise<unknown>) => {
     await request(await arrange())
     const arranged = await arrange()
-    const all = await counter.statementsDuring(() => request(arranged))
-    return all.filter((statement) => !isTransactionControl(statement))
+    return suite.statementsDuring(() => request(arranged))
   }
   /** Held to `at most` statements; the texts are what a failure shows. */
   const expectAtMost = (statements: ReadonlyArray<string>, most: number) =>
@@ -60,7 +41,7 @@ describe("statements a request runs on Postgres's wire", () => {
     const statements = await statementsOf(
       async () => (await create(pixRequest())).secureId,
       async (secureId: string) =>
-        expect((await app.request("GET", `/api/v2/invoices?id=${secureId}`, { key })).status).toBe(200)
+        expect((await suite.app.request("GET", `/api/v2/invoices?id=${secureId}`, { key: suite.key })).status).toBe(200)
     )
     expect(statements, statements.join("\n---\n")).toHaveLength(1)
   })

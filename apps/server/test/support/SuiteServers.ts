@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll } from "vitest"
 import type { gatedAcquirer } from "./GatedAcquirer.js"
 import type { InMemory } from "./InMemoryServices.js"
 import { startApp, type TestApp } from "./TestApp.js"
-import type { TestDatabase } from "./TestDatabases.js"
+import { type TestDatabase, testDatabases } from "./TestDatabases.js"
+import { countingStatements, isTransactionControl, type WireCounter } from "./WireCounter.js"
 
 /** A server over `database`, and a company registered on it: its secret key and its id. */
 export interface AppWithCompany {
@@ -39,5 +40,35 @@ export const appChargingThrough = (
   })
   afterAll(() => suite.app.stop())
   afterEach(() => acquirer.open())
+  return suite
+}
+
+/**
+ * A server over Postgres, which TEST_DATABASE_URL names (the server project runs `*.postgres.test.ts` only when it is
+ * given), its statements counted on Postgres's wire (WireCounter.ts), and a company's secret key. `statementsDuring`
+ * is what `action` sent that reads or writes: not the BEGIN and COMMIT around a transaction.
+ */
+export const appCountedOnTheWire = (testFile: string) => {
+  const postgres = testDatabases.find((database) => database.name === "Postgres")
+  if (postgres === undefined)
+    throw new Error(`${testFile} needs TEST_DATABASE_URL: a Postgres server whose wire it can count statements on`)
+  let counter: WireCounter
+  const suite = {
+    statementsDuring: async (action: () => Promise<unknown>) =>
+      (await counter.statementsDuring(action)).filter((statement) => !isTransactionControl(statement))
+  } as {
+    app: TestApp
+    key: string
+    readonly statementsDuring: (action: () => Promise<unknown>) => Promise<Array<string>>
+  }
+  beforeAll(async () => {
+    counter = await countingStatements(postgres)
+    suite.app = await startApp(counter.database)
+    suite.key = (await suite.app.registerCompany()).secretKey
+  })
+  afterAll(async () => {
+    await suite.app.stop()
+    await counter.close()
+  })
   return suite
 }
