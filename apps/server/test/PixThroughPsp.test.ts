@@ -7,15 +7,9 @@
 import { PixSettlements } from "@fatura/application"
 import { Effect } from "effect"
 import { hasError, isDynamicPix, parsePix } from "pix-utils"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import {
-  ApiPixContract,
-  type Exchanges,
-  eventually,
-  type TestPsp
-} from "../../../packages/pix-api/test/support/LocalPsp.js"
-import { pspHelpers, startWithLocalPsp, switchesOff } from "./support/PspHelpers.js"
-import type { TestApp } from "./support/TestApp.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { ApiPixContract, eventually } from "../../../packages/pix-api/test/support/LocalPsp.js"
+import { localPspSuite } from "./support/PspHelpers.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
 let contract: ApiPixContract
@@ -25,27 +19,8 @@ beforeAll(async () => {
 })
 
 describe.each(testDatabases)("pix through the local PSP on $name", (database) => {
-  let psp: TestPsp
-  let app: TestApp
-  let key: string
-  let exchanges: Exchanges
-
-  beforeAll(async () => {
-    ;({ psp, exchanges, app, key } = await startWithLocalPsp(database, contract))
-  })
-  afterEach(async () => {
-    expect(contract.problems).toEqual([])
-    await switches(switchesOff)
-  })
-  afterAll(async () => {
-    await app?.stop()
-    await psp?.stop()
-  })
-  const { simulator, switches, payAtPsp, createPix, search, searchUntil, eventsOf, notify, balancePix } = pspHelpers(
-    () => psp,
-    () => app,
-    () => key
-  )
+  const { suite, simulator, switches, payAtPsp, createPix, search, searchUntil, eventsOf, notify, balancePix } =
+    localPspSuite(database, () => contract)
 
   it("creates a charge at the PSP whose BR Code is a dynamic pix code, paid once by the PSP's notified pix", async () => {
     const invoice = await createPix()
@@ -58,7 +33,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const atLocation = await simulator().send("GET", `https://${parsed.url}`, { bearer: null })
     expect(atLocation.status).toBe(200)
     const payload = JSON.parse(Buffer.from(atLocation.text.split(".")[1] ?? "", "base64url").toString())
-    expect(payload).toMatchObject({ txid, valor: { original: "123.45" }, chave: psp.state.credentials.pixKey })
+    expect(payload).toMatchObject({ txid, valor: { original: "123.45" }, chave: suite.psp.state.credentials.pixKey })
     const before = await balancePix()
 
     const pix = await payAtPsp(txid)
@@ -70,7 +45,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     ])
     expect(await balancePix()).toBe(before + invoice.fee.netAmount)
     // The notification was confirmed with the PSP before anything was paid.
-    expect(exchanges.apiCalls).toEqual(expect.arrayContaining(["GET /pix/… 200", "GET /cob/… 200"]))
+    expect(suite.exchanges.apiCalls).toEqual(expect.arrayContaining(["GET /pix/… 200", "GET /cob/… 200"]))
 
     // The same notification again, and a notification of a pix the PSP never received, change nothing.
     expect(
@@ -95,7 +70,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     )
     expect(rejected.reason).toContain("R$ 1,00")
     expect(rejected.reason).toContain(pix.endToEndId)
-    expect(app.logs.some((line) => line.includes("pix rejected") && line.includes(pix.endToEndId))).toBe(true)
+    expect(suite.app.logs.some((line) => line.includes("pix rejected") && line.includes(pix.endToEndId))).toBe(true)
     await notify([{ endToEndId: pix.endToEndId }])
     const found = await search(invoice.secureId)
     expect(found.status).toBe("pending")
@@ -105,7 +80,7 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     ).toHaveLength(1)
     // It paid nothing, so it went back to its payer whole: returned at the PSP, and known so once the PSP said it.
     const returned = await eventually("the rejected pix's return", async () => {
-      const [row] = await app.query(
+      const [row] = await suite.app.query(
         `SELECT return_state, amount FROM pix_rejections WHERE end_to_end_id = '${pix.endToEndId}'`
       )
       return row?.return_state === "returned" ? row : undefined
@@ -118,13 +93,13 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const invoice = await createPix()
     const pix = await payAtPsp(invoice.pix.txid)
     expect((await search(invoice.secureId)).status).toBe("pending")
-    const paid = await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
+    const paid = await suite.app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
     expect(paid).toBeGreaterThanOrEqual(1)
     const found = await search(invoice.secureId)
     expect(found.status).toBe("paid")
     expect(found.pix.endToEndId).toBe(pix.endToEndId)
     // A second reconciliation lists it again, and pays nothing twice.
-    await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
+    await suite.app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.reconcile))
     expect((await search(invoice.secureId)).financial_movements).toEqual(found.financial_movements)
   })
 
@@ -138,8 +113,8 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
   it("holds a partial refund while the PSP returns it, then completes the rest when confirmed", async () => {
     const invoice = await paidInvoice()
     const before = await balancePix()
-    const asked = await app.request("POST", "/api/v2/invoices/refund", {
-      key,
+    const asked = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
       body: { id: invoice.secureId, amount: 4_000, reason: "one item back" }
     })
     expect(asked.status).toBe(201)
@@ -148,8 +123,8 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(asked.body.refundedAmount).toBe(0)
     expect(await balancePix()).toBe(before - 4_000)
     // What a pending refund holds counts against what is left.
-    const tooMuch = await app.request("POST", "/api/v2/invoices/refund", {
-      key,
+    const tooMuch = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
       body: { id: invoice.secureId, amount: 6_001 }
     })
     expect(tooMuch.status).toBe(422)
@@ -164,7 +139,10 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(partial.refundedAmount).toBe(4_000)
     expect(partial.refunds).toEqual([expect.objectContaining({ amount: 4_000, status: "succeeded" })])
 
-    const rest = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    const rest = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
+      body: { id: invoice.secureId }
+    })
     expect(rest.status).toBe(201)
     const refunded = await searchUntil(invoice.secureId, (found) => found.status === "refunded")
     expect(refunded.refundedAmount).toBe(10_000)
@@ -186,7 +164,10 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const invoice = await paidInvoice()
     const before = await balancePix()
     await switches({ refuseRefunds: true })
-    const asked = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    const asked = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
+      body: { id: invoice.secureId }
+    })
     expect(asked.status).toBe(201)
     const failed = await searchUntil(invoice.secureId, (found) => found.refunds[0]?.status === "failed")
     expect(failed.status).toBe("paid")
@@ -203,9 +184,10 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     expect(events.find((event) => event.type === "invoice.refund_failed")?.reason).toMatch(/refused/)
     // Refused, it holds nothing: the whole amount may be refunded again.
     await switches({ refuseRefunds: false })
-    expect((await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })).status).toBe(
-      201
-    )
+    expect(
+      (await suite.app.request("POST", "/api/v2/invoices/refund", { key: suite.key, body: { id: invoice.secureId } }))
+        .status
+    ).toBe(201)
     await searchUntil(invoice.secureId, (found) => found.status === "refunded")
   })
 
@@ -213,10 +195,10 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const invoice = await paidInvoice()
     const before = await balancePix()
     await switches({ refuseRefundRequests: true })
-    const returnCalls = () => exchanges.apiCalls.filter((call) => call.includes("/devolucao/"))
+    const returnCalls = () => suite.exchanges.apiCalls.filter((call) => call.includes("/devolucao/"))
     const callsBefore = returnCalls().length
-    const asked = await app.request("POST", "/api/v2/invoices/refund", {
-      key,
+    const asked = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
       body: { id: invoice.secureId, amount: 4_000 }
     })
     expect(asked.status).toBe(201)
@@ -242,15 +224,18 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
       "PUT /pix/…/devolucao/… 400",
       "GET /pix/…/devolucao/… 404"
     ])
-    await app.query(
+    await suite.app.query(
       `UPDATE refunds SET created_at = created_at - interval '1 hour' WHERE invoice_id = ${Number(asked.body.id)}`
     )
-    await app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.sweepReturns))
+    await suite.app.run(Effect.flatMap(PixSettlements, (settlements) => settlements.sweepReturns))
     expect(returnCalls()).toHaveLength(callsBefore + 3)
 
     // It holds nothing: the whole invoice may be refunded again.
     await switches({ refuseRefundRequests: false })
-    const whole = await app.request("POST", "/api/v2/invoices/refund", { key, body: { id: invoice.secureId } })
+    const whole = await suite.app.request("POST", "/api/v2/invoices/refund", {
+      key: suite.key,
+      body: { id: invoice.secureId }
+    })
     expect(whole.status).toBe(201)
     const refunded = await searchUntil(invoice.secureId, (found) => found.status === "refunded")
     expect(refunded.refundedAmount).toBe(10_000)
@@ -262,11 +247,13 @@ describe.each(testDatabases)("pix through the local PSP on $name", (database) =>
     const invoice = await createPix()
     const pix = await payAtPsp(invoice.pix.txid, "1.00")
     await eventually("the rejected pix's return to be closed", async () => {
-      const [row] = await app.query(`SELECT return_state FROM pix_rejections WHERE end_to_end_id = '${pix.endToEndId}'`)
+      const [row] = await suite.app.query(
+        `SELECT return_state FROM pix_rejections WHERE end_to_end_id = '${pix.endToEndId}'`
+      )
       return row?.return_state === "refused" ? row : undefined
     })
     expect(
-      app.logs.some(
+      suite.app.logs.some(
         (line) =>
           line.includes('"level":"ERROR"') &&
           line.includes("could not be returned to its payer") &&

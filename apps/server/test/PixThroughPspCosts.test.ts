@@ -12,7 +12,7 @@ import {
   startPsp,
   type TestPsp
 } from "../../../packages/pix-api/test/support/LocalPsp.js"
-import { pspHelpers, startWithLocalPsp, switchesOff } from "./support/PspHelpers.js"
+import { localPspSuite } from "./support/PspHelpers.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -23,35 +23,15 @@ beforeAll(async () => {
 })
 
 describe.each(testDatabases)("what pix through the local PSP costs on $name", (database) => {
-  let psp: TestPsp
-  let app: TestApp
-  let key: string
-  let exchanges: Exchanges
-
-  beforeAll(async () => {
-    ;({ psp, exchanges, app, key } = await startWithLocalPsp(database, contract))
-  })
-  afterEach(async () => {
-    expect(contract.problems).toEqual([])
-    await switches(switchesOff)
-  })
-  afterAll(async () => {
-    await app?.stop()
-    await psp?.stop()
-  })
-  const { switches, payAtPsp, createPix, search, searchUntil, notify } = pspHelpers(
-    () => psp,
-    () => app,
-    () => key
-  )
+  const { suite, switches, payAtPsp, createPix, search, searchUntil, notify } = localPspSuite(database, () => contract)
   describe("a notification's cost", () => {
     /** What a notification costs: its status, the PSP calls and the SQL statements it made. */
     const notifyCounting = async (body: unknown) => {
-      const calls = exchanges.apiCalls.length
+      const calls = suite.exchanges.apiCalls.length
       let status = 0
       let text = ""
-      const statements = await app.statementsDuring(async () => {
-        const answer = await fetch(`${app.baseUrl}/pix-api/webhook/pix`, {
+      const statements = await suite.app.statementsDuring(async () => {
+        const answer = await fetch(`${suite.app.baseUrl}/pix-api/webhook/pix`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(body)
@@ -59,7 +39,7 @@ describe.each(testDatabases)("what pix through the local PSP costs on $name", (d
         text = await answer.text()
         status = answer.status
       })
-      return { status, text, calls: exchanges.apiCalls.slice(calls), statements }
+      return { status, text, calls: suite.exchanges.apiCalls.slice(calls), statements }
     }
     /** An end-to-end id of the PSP's form that it never gave a pix. */
     const forged = (n: number) => `E99999999202601011200${String(n).padStart(11, "0")}`
@@ -89,7 +69,7 @@ describe.each(testDatabases)("what pix through the local PSP costs on $name", (d
       })
       expect(status).toBe(204)
       expect(calls).toEqual(Array.from({ length: notificationCallBudget }, () => "GET /pix/… 404"))
-      expect(app.logs.some((line) => line.includes("past its budget"))).toBe(true)
+      expect(suite.app.logs.some((line) => line.includes("past its budget"))).toBe(true)
     })
 
     it("refuses too many returns with 400 before any statement or PSP call", async () => {
@@ -139,30 +119,30 @@ describe.each(testDatabases)("what pix through the local PSP costs on $name", (d
     const idempotencyKey = `pix-down-${database.name}-${Date.now()}`
     const body = pixRequest({ external_ref: idempotencyKey })
     await switches({ failing: true })
-    const refused = await app.request("POST", "/api/v2/invoices", {
-      key,
+    const refused = await suite.app.request("POST", "/api/v2/invoices", {
+      key: suite.key,
       body,
       headers: { "idempotency-key": idempotencyKey }
     })
     expect(refused.status).toBe(503)
     expect(refused.body.code).toBe("provider_unavailable")
-    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
+    expect(await suite.app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toEqual([])
 
     await switches({ failing: false })
-    const created = await app.request("POST", "/api/v2/invoices", {
-      key,
+    const created = await suite.app.request("POST", "/api/v2/invoices", {
+      key: suite.key,
       body,
       headers: { "idempotency-key": idempotencyKey }
     })
     expect(created.status).toBe(201)
-    const replayed = await app.request("POST", "/api/v2/invoices", {
-      key,
+    const replayed = await suite.app.request("POST", "/api/v2/invoices", {
+      key: suite.key,
       body,
       headers: { "idempotency-key": idempotencyKey }
     })
     expect(replayed.headers.get("idempotent-replayed")).toBe("true")
     expect(replayed.body.secureId).toBe(created.body.secureId)
-    expect(await app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toHaveLength(1)
+    expect(await suite.app.query(`SELECT id FROM invoices WHERE external_ref = '${idempotencyKey}'`)).toHaveLength(1)
   })
 })
 
