@@ -1,10 +1,14 @@
 // The local Postgres the reliability suite runs on: a fresh database per scenario (dropped at the end), plain
-// queries for the checks, and stopping and starting the whole cluster for the outage scenario.
+// queries for the checks, and a cluster of the suite's own that the outage scenario stops and starts.
 import { execFile } from "node:child_process"
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { promisify } from "node:util"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { freePort } from "../../test/support/ServerProcess.js"
 
 const run = promisify(execFile)
 
@@ -32,12 +36,12 @@ export const connect = (url: string): Connection => {
   }
 }
 
-const onAdmin = async <A>(use: (admin: Connection) => Promise<A>): Promise<A> => {
-  const admin = connect(adminUrl)
+const onAdmin = async <A>(use: (admin: Connection) => Promise<A>, server = adminUrl): Promise<A> => {
+  const admin = connect(server)
   try {
     return await use(admin).catch((error: unknown) => {
       throw new Error(
-        `the reliability suite needs a Postgres server where it may create databases at ${adminUrl} ` +
+        `the reliability suite needs a Postgres server where it may create databases at ${server} ` +
           `(set TEST_DATABASE_URL): ${String(error)}`
       )
     })
@@ -46,76 +50,101 @@ const onAdmin = async <A>(use: (admin: Connection) => Promise<A>): Promise<A> =>
   }
 }
 
-const created: Array<string> = []
-
 export interface Database {
   readonly name: string
   readonly url: string
 }
 
-/** A new, empty database on the server, remembered so that `dropDatabases` removes it. */
-export const createDatabase = async (purpose: string): Promise<Database> => {
+const created: Array<Database & { readonly server: string }> = []
+const clusters: Array<Cluster> = []
+
+/** A new, empty database on the server `server` (the local one by default), remembered for the scan and `cleanUp`. */
+export const createDatabase = async (purpose: string, server = adminUrl): Promise<Database> => {
   const name = `fatura_reliability_${purpose}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`
-  await onAdmin((admin) => admin.query(`CREATE DATABASE ${name}`))
-  created.push(name)
-  const url = new URL(adminUrl)
+  await onAdmin((admin) => admin.query(`CREATE DATABASE ${name}`), server)
+  const url = new URL(server)
   url.pathname = `/${name}`
+  created.push({ name, url: url.toString(), server })
   return { name, url: url.toString() }
 }
 
 /** Every database this run created, for the final scan. */
-export const databases = (): ReadonlyArray<Database> =>
-  created.map((name) => {
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    return { name, url: url.toString() }
-  })
+export const databases = (): ReadonlyArray<Database> => created.map(({ name, url }) => ({ name, url }))
 
-export const dropDatabases = () =>
-  onAdmin(async (admin) => {
-    for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+/** Drops every database this run created on the local server, and removes the clusters it made. */
+export const cleanUp = async () => {
+  const local = created.splice(0).filter((database) => database.server === adminUrl)
+  await onAdmin(async (admin) => {
+    for (const { name } of local) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   })
+  for (const cluster of clusters.splice(0)) await cluster.remove()
+}
 
-/** Debian's name of the cluster behind `adminUrl` ("15/main"), for pg_ctlcluster. */
-const clusterOf = () =>
+/** The binaries of the local server's major version (Debian keeps each version's under /usr/lib/postgresql). */
+const binariesOf = () =>
   onAdmin(async (admin) => {
-    const [row] = await admin.query("SHOW cluster_name")
-    const [version, name] = String(row?.cluster_name ?? "").split("/")
-    if (version === undefined || name === undefined || version === "" || name === "") {
-      throw new Error(`the server at ${adminUrl} does not name its cluster (cluster_name): cannot stop and start it`)
+    const [row] = await admin.query("SHOW server_version_num")
+    const major = Math.floor(Number(row?.server_version_num) / 10_000)
+    const bin = `/usr/lib/postgresql/${major}/bin`
+    if (!existsSync(join(bin, "initdb"))) {
+      throw new Error(`the outage scenario makes a Postgres cluster of its own with ${bin}/initdb, which is not there`)
     }
-    return { version, name }
+    return bin
   })
 
 export interface Cluster {
+  /** Where the suite creates its databases on this cluster. */
+  readonly adminUrl: string
   readonly stop: () => Promise<void>
   readonly start: () => Promise<void>
+  /** Stops it if it runs and deletes its files. */
+  readonly remove: () => Promise<void>
 }
 
-/** Stops (fast: open sessions are ended) and starts the whole local cluster, as its administrator would. */
-export const cluster = async (): Promise<Cluster> => {
-  const { version, name } = await clusterOf()
-  const ctl = (...args: Array<string>) =>
-    run("pg_ctlcluster", ["--skip-systemctl-redirect", version, name, ...args], { timeout: 60_000 }).catch(
-      (error: NodeJS.ErrnoException) => {
-        throw error.code === "ENOENT"
-          ? new Error(
-              "the outage scenario stops and starts the Postgres cluster with pg_ctlcluster (Debian's " +
-                "postgresql-common), which is not on this machine"
-            )
-          : error
-      }
+/**
+ * A Postgres cluster of the suite's own, of the local server's version, in a temporary directory and on a port of
+ * its own, stopped (fast: open sessions are ended) and started as its administrator would: the outage takes down
+ * nothing that other suites on this machine use. Postgres refuses to run as root, so under root the cluster belongs
+ * to the `postgres` user.
+ */
+export const privateCluster = async (): Promise<Cluster> => {
+  const bin = await binariesOf()
+  const directory = mkdtempSync(join(tmpdir(), "fatura-reliability-cluster-"))
+  const data = join(directory, "data")
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) {
+    const { stdout } = await run("id", ["-u", "postgres"])
+    const { stdout: group } = await run("id", ["-g", "postgres"])
+    chownSync(directory, Number(stdout.trim()), Number(group.trim()))
+  }
+  const asOwner = (command: string, args: ReadonlyArray<string>) =>
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { timeout: 60_000, cwd: directory })
+      : run(join(bin, command), [...args], { timeout: 60_000, cwd: directory })
+  await asOwner("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
+  const port = await freePort()
+  const ctl = (...args: Array<string>) => asOwner("pg_ctl", ["-D", data, "-w", "-t", "60", ...args])
+  const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1`
+  const isRunning = () =>
+    ctl("status").then(
+      () => true,
+      () => false
     )
-  return {
+  const start = async () => {
+    if (!(await isRunning())) await ctl("start", "-o", options, "-l", join(directory, "server.log"))
+  }
+  await start()
+  const cluster: Cluster = {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
       await ctl("stop", "-m", "fast")
     },
-    start: async () => {
-      const status = await ctl("status").then(
-        () => "running",
-        () => "stopped"
-      )
-      if (status === "stopped") await ctl("start")
+    start,
+    remove: async () => {
+      if (await isRunning()) await ctl("stop", "-m", "immediate")
+      rmSync(directory, { recursive: true, force: true })
     }
   }
+  clusters.push(cluster)
+  return cluster
 }
