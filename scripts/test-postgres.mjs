@@ -1,8 +1,9 @@
 // `pnpm test:postgres`: the Postgres half of the database suites, alone. Every test file that declares its suites once
 // per test database (through `testDatabases` or `onEachDatabase`, from a `test/support/TestDatabases.ts`) is run with
-// TEST_DATABASE_ONLY=postgres, so that only its Postgres variant runs; every other file is left out, having nothing
-// that depends on the database chosen. `pnpm test` with TEST_DATABASE_URL runs both halves in one go; CI runs
-// `pnpm test` exactly as the README writes it (PGlite, no TEST_DATABASE_URL) and then this.
+// TEST_DATABASE_ONLY=postgres, so that only its Postgres variant runs, and so is every `*.postgres.test.ts` (what only
+// Postgres's wire can show); every other file is left out, having nothing that depends on the database chosen. `pnpm
+// test` with TEST_DATABASE_URL runs both halves in one go; CI runs `pnpm test` exactly as the README writes it
+// (PGlite, no TEST_DATABASE_URL) and then this.
 import { spawnSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -29,7 +30,7 @@ const files = ["packages", "apps"]
       return []
     }
   })
-  .filter((file) => perDatabase.test(readFileSync(file, "utf8")))
+  .filter((file) => file.endsWith(".postgres.test.ts") || perDatabase.test(readFileSync(file, "utf8")))
   .sort()
 
 console.log(`the Postgres variants of ${files.length} test files`)
