@@ -9,7 +9,7 @@ import { Readiness } from "@fatura/application"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Database, EmbeddedLock, Migrations } from "../src/index.js"
-import { onEachDatabase } from "./support/TestDatabases.js"
+import { embeddedOnly, onEachDatabase } from "./support/TestDatabases.js"
 
 onEachDatabase("Readiness", (it, database) => {
   it.effect("answers the probe, and counts this process's connections", () =>
@@ -39,7 +39,7 @@ onEachDatabase("Readiness", (it, database) => {
   }
 })
 
-describe("Database.image", () => {
+embeddedOnly("Database.image", () => {
   const tables = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ readonly name: string }>`

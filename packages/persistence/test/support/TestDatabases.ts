@@ -3,7 +3,7 @@
 // database of its own when its layer is built, and it is dropped when the suite ends. The contracts of the ports are
 // held by the application's in-memory implementations as well (`inMemory`), outside `pnpm test:postgres`.
 import { PgClient } from "@effect/sql-pg"
-import { layer, type Vitest } from "@effect/vitest"
+import { describe, layer, type Vitest } from "@effect/vitest"
 import { InMemoryPorts } from "@fatura/application/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -122,4 +122,10 @@ export const inMemory = (name: string, suite: Contract) => {
   layer(InMemoryPorts.layer, { excludeTestServices: true, timeout: "60 seconds" })(`${name} in memory`, (it) =>
     suite(it, memory)
   )
+}
+
+/** Declares `suite`, about the embedded database alone, outside `pnpm test:postgres`, which runs the Postgres half. */
+export const embeddedOnly = (name: string, suite: () => void) => {
+  if (process.env.TEST_DATABASE_ONLY === "postgres") return
+  describe(name, suite)
 }
