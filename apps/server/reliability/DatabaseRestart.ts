@@ -1,6 +1,7 @@
 // SPEC 3 and 11.1 while the database goes away: the service's Postgres cluster (one of the suite's own, so that
-// nothing else on the machine loses its database) is stopped under load and started again. Meanwhile every request is answered, quickly, with 503 `unavailable` (never a 500, never a hang), and
-// within 10 s of the database's return the same server process succeeds again; nothing it acknowledged is lost.
+// nothing else on the machine loses its database) is stopped under load and started again. Meanwhile every request
+// is answered, quickly, with 503 `unavailable` (never a 500, never a hang), and within 10 s of the database's return
+// the same server process succeeds again; nothing it acknowledged is lost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Cluster, type Connection, connect, createDatabase, privateCluster } from "./support/Cluster.js"
 import { payer } from "./support/Journal.js"

@@ -26,8 +26,8 @@ export type DatabaseConfig =
       readonly _tag: "Embedded"
       readonly dataDir: string | undefined
       /**
-       * A database image (`image`) that a new embedded database starts from instead of an empty cluster: no cluster
-       * to initialise, no migration it already holds to apply. A data directory that exists already refuses one.
+       * An image made by `image` that a new embedded database starts from instead of an empty cluster: no cluster to
+       * initialise, no migration it already holds to apply. A data directory that exists already refuses one.
        */
       readonly image?: Blob | undefined
     }
