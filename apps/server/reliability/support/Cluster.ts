@@ -111,16 +111,17 @@ export const privateCluster = async (): Promise<Cluster> => {
   const bin = await binariesOf()
   const directory = mkdtempSync(join(tmpdir(), "fatura-reliability-cluster-"))
   const data = join(directory, "data")
-  const asRoot = process.getuid?.() === 0
-  if (asRoot) {
-    const { stdout } = await run("id", ["-u", "postgres"])
-    const { stdout: group } = await run("id", ["-g", "postgres"])
-    chownSync(directory, Number(stdout.trim()), Number(group.trim()))
-  }
+  // Postgres refuses to run as root: under root, its commands run as the `postgres` user, who owns the directory.
+  const owner: { readonly uid?: number; readonly gid?: number } =
+    process.getuid?.() === 0
+      ? {
+          uid: Number((await run("id", ["-u", "postgres"])).stdout.trim()),
+          gid: Number((await run("id", ["-g", "postgres"])).stdout.trim())
+        }
+      : {}
+  if (owner.uid !== undefined && owner.gid !== undefined) chownSync(directory, owner.uid, owner.gid)
   const asOwner = (command: string, args: ReadonlyArray<string>) =>
-    asRoot
-      ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { timeout: 60_000, cwd: directory })
-      : run(join(bin, command), [...args], { timeout: 60_000, cwd: directory })
+    run(join(bin, command), [...args], { timeout: 60_000, cwd: directory, ...owner })
   await asOwner("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
   const port = await freePort()
   const ctl = (...args: Array<string>) => asOwner("pg_ctl", ["-D", data, "-w", "-t", "60", ...args])
