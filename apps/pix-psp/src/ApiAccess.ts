@@ -4,7 +4,7 @@
 
 import { X509Certificate } from "node:crypto"
 import { TLSSocket } from "node:tls"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Option } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { AccessTokens, type ApiScope } from "./AccessTokens.js"

@@ -2,7 +2,8 @@
 // for a certificate (verified against the PSP's CA) without requiring one, since the locations, the JWKS and the
 // simulator are open; the API Pix routes refuse a connection without a trusted one (ApiAccess).
 import { createServer } from "node:https"
-import { NodeFileSystem, NodeHttpServer } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { AccessTokens } from "./AccessTokens.js"

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of `fatura-pix-psp`: a local PSP speaking the API Pix, for development and tests. It prints the
 // settings a client needs as `export` lines on stdout (logs go to stderr), then serves until SIGTERM or Ctrl-C.
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Exit, Logger, References, Runtime } from "effect"
 import { exportLines } from "./ClientSettings.js"
 import * as PixPsp from "./PixPsp.js"

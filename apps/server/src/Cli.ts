@@ -1,5 +1,5 @@
 // The `fatura` command line of SPEC 12.2.
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import {
   AmbiguousKeyPrefix,
   CompanyNotFound,

@@ -1,7 +1,7 @@
 // `fatura serve`: the HTTP server over the configured database, with the demo company on a fresh embedded one, and its
 // rate limits in Redis when `REDIS_URL` is set — shared with every other process on that Redis.
 
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   CardCharges,
   Companies,

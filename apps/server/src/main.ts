@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of the `fatura` program.
 import { readFileSync } from "node:fs"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Exit, Runtime } from "effect"
 import * as Cli from "./Cli.js"
 

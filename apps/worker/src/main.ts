@@ -6,7 +6,7 @@ import { hostname } from "node:os"
 // run at once: each round locks what it takes and skips what another worker holds (two workers settling the same lost
 // charge both ask the acquirer, and the second finds it settled), and a delivery whose worker died is taken up after
 // its lease.
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import {
   AllowPrivatePostbacksInTest,
   CardCharges,

@@ -3,7 +3,7 @@
 import { X509Certificate } from "node:crypto"
 import { readFile } from "node:fs/promises"
 import { createSecureContext } from "node:tls"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, Schema } from "effect"
 import type { HttpClient } from "effect/http"
 import type { PixApiSettings } from "./PixApiSettings.js"

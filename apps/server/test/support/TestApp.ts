@@ -1,7 +1,7 @@
 // The real HTTP server, on a free loopback port, over a test database; with direct access to the use cases
 // for arranging companies and keys the way the CLI does.
 
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   ApiKeys,
   type CardAcquirer,

@@ -4,7 +4,7 @@
 // every second, as the server's embedded worker sends them. Clients reach it through a proxy that holds every answer
 // to the OpenAPI document the server serves. The release's tests start the built `fatura serve` instead
 // (release/support/FaturaProcess.ts).
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Companies, Postbacks, PublicBaseUrl } from "@fatura/application"
 import { InMemoryPorts, TestApplication } from "@fatura/application/testing"
 import { FaturaHttp, NodeServer, RateLimiter } from "@fatura/http"
