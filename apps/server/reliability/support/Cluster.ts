@@ -104,8 +104,7 @@ export interface Cluster {
 /**
  * A Postgres cluster of the suite's own, of the local server's version, in a temporary directory and on a port of
  * its own, stopped (fast: open sessions are ended) and started as its administrator would: the outage takes down
- * nothing that other suites on this machine use. Postgres refuses to run as root, so under root the cluster belongs
- * to the `postgres` user.
+ * nothing that other suites on this machine use.
  */
 export const privateCluster = async (): Promise<Cluster> => {
   const bin = await binariesOf()
