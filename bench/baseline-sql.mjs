@@ -164,7 +164,7 @@ export const stepsOf = (statements) => {
     },
     // Create Invoices (pix), between BEGIN and COMMIT on one connection, in order: the payer as the company's client
     // (ClientRepository.upsertClient), the invoice with its `invoice.created` timeline entry
-    // (InvoiceRepository.insert) and its event for the postbacks (EventOutbox.recordEvent).
+    // (InvoiceRepository.insert) and its event with its deliveries (EventOutbox.recordEvent).
     create: [
       {
         name: "client",
@@ -193,7 +193,12 @@ export const stepsOf = (statements) => {
           ctx.mode === "live",
           JSON.stringify(ctx.response()),
           ctx.now,
-          null
+          null,
+          // No postback URL; the patterns that match the type, as WebhookEndpoint.patternsMatching gives them.
+          null,
+          "*",
+          "invoice.*",
+          "invoice.created"
         ]
       }
     ]

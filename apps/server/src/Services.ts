@@ -16,7 +16,8 @@ import {
   type PostbackTargets,
   PublicBaseUrl,
   Retention,
-  RetentionPeriods
+  RetentionPeriods,
+  WebhookEndpoints
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
@@ -54,6 +55,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
+    WebhookEndpoints.layer,
     Retention.layer,
     CardTokens.layer
   ).pipe(

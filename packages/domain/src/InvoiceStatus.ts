@@ -88,3 +88,6 @@ export const eventsWithoutMove = [
 /** The event recorded when an invoice reaches `status` (SPEC 8.1); an invoice is only ever pending when created. */
 export const eventType = (status: InvoiceStatus): EventType =>
   status === "pending" ? "invoice.created" : `invoice.${status}`
+
+/** Every event an invoice records: one per status it can reach, and those recorded without a move. */
+export const eventTypes: ReadonlyArray<EventType> = [...InvoiceStatus.literals.map(eventType), ...eventsWithoutMove]

@@ -11,7 +11,8 @@ import {
   Invoices,
   PixSettlements,
   Postbacks,
-  PublicBaseUrl
+  PublicBaseUrl,
+  WebhookEndpoints
 } from "@fatura/application"
 import { FaturaHttp, NodeServer } from "@fatura/http"
 import { Database } from "@fatura/persistence"
@@ -28,6 +29,7 @@ const app = Effect.gen(function* () {
     Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
     InvoiceLifecycle.layer.pipe(Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
+    WebhookEndpoints.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(

@@ -18,6 +18,7 @@ import * as SqlPixReturnRepository from "./SqlPixReturnRepository.js"
 import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
 import * as SqlTransactions from "./SqlTransactions.js"
+import * as SqlWebhookEndpointRepository from "./SqlWebhookEndpointRepository.js"
 
 export type DatabaseConfig =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly maxConnections?: number }
@@ -96,6 +97,7 @@ export const repositories = (config: DatabaseConfig) =>
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,
+    SqlWebhookEndpointRepository.layer,
     SqlReadiness.layer(
       config._tag === "Postgres"
         ? { _tag: "Pool", applicationName, max: maxConnectionsOf(config) }

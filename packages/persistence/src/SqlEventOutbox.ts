@@ -1,5 +1,6 @@
-// The EventOutbox port in SQL: the event and its delivery in the one transaction (SPEC 8.1).
+// The EventOutbox port in SQL: the event and its deliveries in one statement, so in the one transaction (SPEC 8.1).
 import { EventOutbox } from "@fatura/application"
+import { WebhookEndpoint } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { storage } from "./Columns.js"
@@ -12,8 +13,8 @@ export const layer = Layer.effect(
 
     return EventOutbox.of({
       recordEvent: (event) =>
-        Effect.gen(function* () {
-          yield* sql.unsafe(Statements.insertEvent, [
+        sql
+          .unsafe(Statements.insertEvent, [
             event.id,
             event.companyId,
             event.invoiceId,
@@ -21,16 +22,11 @@ export const layer = Layer.effect(
             event.livemode,
             JSON.stringify(event.data),
             event.createdAt,
-            event.reason ?? null
+            event.reason ?? null,
+            event.postbackUrl,
+            ...WebhookEndpoint.patternsMatching(event.type)
           ])
-          // The outbox: the delivery commits with the event, or neither does (SPEC 8.1).
-          if (event.postbackUrl !== null) {
-            yield* sql`
-              INSERT INTO deliveries (event_id, company_id, url, status, next_attempt_at, created_at, updated_at)
-              VALUES (${event.id}, ${event.companyId}, ${event.postbackUrl}, 'pending', ${event.createdAt}::timestamptz,
-                      ${event.createdAt}::timestamptz, ${event.createdAt}::timestamptz)`
-          }
-        }).pipe(storage)
+          .pipe(Effect.asVoid, storage)
     })
   })
 )

@@ -9,6 +9,7 @@ import { int, json, nullableInt, nullableText, nullableTimestamp, storage, text,
 const toDelivery = (row: Record<string, unknown>): Delivery => ({
   id: int(row.id),
   eventId: text(row.event_id),
+  endpointId: nullableText(row.endpoint_id),
   url: text(row.url),
   status: text(row.status) as Delivery["status"],
   attempts: int(row.attempts),
@@ -34,7 +35,7 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     const deliveryColumns = sql.unsafe(`
-      d.id, d.event_id, d.url, d.status, d.attempts, d.last_status_code, d.last_error,
+      d.id, d.event_id, d.endpoint_id, d.url, d.status, d.attempts, d.last_status_code, d.last_error,
       fatura_ts(d.next_attempt_at) AS next_attempt_at, fatura_ts(d.created_at) AS created_at,
       fatura_ts(d.updated_at) AS updated_at`)
 

@@ -242,9 +242,32 @@ export const insertInvoice = (timelineEntries: number, ledgerEntries = 0) => {
 }
 
 /**
- * An event for the postbacks (the outbox): $1 its id, $2 company, $3 invoice, $4 type, $5 livemode, $6 data (JSON),
- * $7 created at, $8 reason (or null).
+ * An event with its deliveries (the outbox, SPEC 8.1–8.2), in one statement: $1 its id, $2 company, $3 invoice, $4
+ * type, $5 livemode, $6 data (JSON), $7 created at, $8 reason (or null); $9 the invoice's postback URL (or null);
+ * $10–$12 the patterns that match its type (`WebhookEndpoint.patternsMatching`). A delivery is queued to the postback
+ * URL and to every endpoint of the company and mode subscribed to one of those patterns, one per distinct URL: the
+ * postback URL first, then the oldest endpoint.
  */
 export const insertEvent = `
-            INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at, reason)
-            VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $8)`
+            WITH event AS (
+              INSERT INTO events (id, company_id, invoice_id, type, livemode, data, created_at, reason)
+              VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $8)
+              RETURNING id, company_id, created_at
+            ), target AS (
+              SELECT DISTINCT ON (url) endpoint_id, url, rank, subscribed_at
+              FROM (
+                SELECT NULL::text AS endpoint_id, $9::text AS url, 0 AS rank, NULL::timestamptz AS subscribed_at
+                WHERE $9::text IS NOT NULL
+                UNION ALL
+                SELECT id, url, 1, created_at FROM webhook_endpoints
+                WHERE company_id = $2 AND mode = CASE WHEN $5 THEN 'live' ELSE 'test' END AND deleted_at IS NULL
+                  AND events && ARRAY[$10::text, $11::text, $12::text]
+              ) AS candidate
+              ORDER BY url, rank, subscribed_at, endpoint_id
+            )
+            INSERT INTO deliveries (event_id, company_id, endpoint_id, url, status, next_attempt_at, created_at,
+                                    updated_at)
+            SELECT event.id, event.company_id, target.endpoint_id, target.url, 'pending', event.created_at,
+                   event.created_at, event.created_at
+            FROM event CROSS JOIN target
+            ORDER BY target.rank, target.subscribed_at, target.endpoint_id`

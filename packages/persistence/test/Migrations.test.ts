@@ -25,7 +25,8 @@ const allMigrations = [
   [12, "charges_outside_transactions"],
   [13, "pix_provider"],
   [14, "late_card_charges"],
-  [15, "deployment_secrets"]
+  [15, "deployment_secrets"],
+  [16, "webhook_endpoints"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

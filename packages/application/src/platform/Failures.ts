@@ -100,6 +100,21 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
   deliveryId: Schema.Number
 }) {}
 
+/** No webhook endpoint of this company, in the caller's mode, has that id; a deleted one is as unknown. */
+export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()("EndpointNotFound", {
+  endpointId: Schema.String
+}) {}
+
+/** The company already has as many webhook endpoints in the caller's mode as it may (SPEC 13.5). */
+export class EndpointLimitReached extends Schema.TaggedError<EndpointLimitReached>()("EndpointLimitReached", {
+  atMost: Schema.Number
+}) {}
+
+/** A webhook endpoint's URL may not take postbacks (SPEC 8.4), for `reason`. */
+export class EndpointUrlRefused extends Schema.TaggedError<EndpointUrlRefused>()("EndpointUrlRefused", {
+  reason: Schema.String
+}) {}
+
 /** A move the invoice's method or status does not allow (SPEC 7.1: 409 invalid_state). */
 export class MoveNotAllowed extends Schema.TaggedError<MoveNotAllowed>()("MoveNotAllowed", {
   reason: Schema.String

@@ -1,11 +1,11 @@
-// Port: the outbox of invoice events: an event is recorded with the delivery of its postback, or neither is.
+// Port: the outbox of invoice events: an event is recorded with its deliveries, or nothing is.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../platform/Failures.js"
 
 export interface NewEvent {
   readonly id: string
-  /** Where the event is to be posted; a delivery is queued with the event when there is one. */
+  /** The invoice's own postback URL, when it has one: a delivery is queued there with the event. */
   readonly postbackUrl: string | null
   readonly companyId: Company.CompanyId
   readonly invoiceId: Invoice.InvoiceId
@@ -20,7 +20,11 @@ export interface NewEvent {
 export class EventOutbox extends Context.Service<
   EventOutbox,
   {
-    /** Records the event, and queues its delivery when it has a postback URL (SPEC 8.1). */
+    /**
+     * Records the event and queues its deliveries (SPEC 8.1–8.2): to its postback URL when it has one, and to every
+     * webhook endpoint of its company and mode subscribed to its type (13.5), one per distinct URL, the postback URL
+     * first, then the endpoints oldest first.
+     */
     readonly recordEvent: (event: NewEvent) => Effect.Effect<void, StorageUnavailable>
   }
 >()("@fatura/application/EventOutbox") {}

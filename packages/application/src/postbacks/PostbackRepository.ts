@@ -46,6 +46,8 @@ export interface Attempt {
 export interface Delivery {
   readonly id: number
   readonly eventId: string
+  /** The webhook endpoint it was queued for; null for an invoice's own postback URL. */
+  readonly endpointId: string | null
   readonly url: string
   readonly status: "pending" | "succeeded" | "failed"
   readonly attempts: number

@@ -1,4 +1,6 @@
-// The EventOutbox port in memory: an event, and the delivery that it queues when it has a postback URL.
+// The EventOutbox port in memory: an event, and the deliveries it queues: to its postback URL when it has one, and to
+// every webhook endpoint of its company and mode subscribed to its type, one per distinct URL.
+import { WebhookEndpoint } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
@@ -37,15 +39,39 @@ export const layer = Layer.effect(
                 reason: event.reason ?? null
               })
             )
-            // The outbox: the delivery is written with the event, or neither is.
-            if (event.postbackUrl !== null) {
+            // The outbox: the deliveries are written with the event, or nothing is. The invoice's own URL first, then
+            // the endpoints oldest first; a URL already queued is not queued again.
+            const mode = event.livemode ? "live" : "test"
+            const matching = WebhookEndpoint.patternsMatching(event.type)
+            const endpoints = yield* database.read((tables) =>
+              [...tables.webhookEndpoints.values()]
+                .filter(
+                  (row) =>
+                    row.companyId === event.companyId &&
+                    row.mode === mode &&
+                    row.deletedAt === null &&
+                    row.events.some((pattern) => matching.includes(pattern))
+                )
+                .sort((a, b) =>
+                  a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1
+                )
+            )
+            const targets = [
+              ...(event.postbackUrl === null ? [] : [{ endpointId: null, url: event.postbackUrl }]),
+              ...endpoints.map((endpoint) => ({ endpointId: endpoint.id, url: endpoint.url }))
+            ]
+            const queued = new Set<string>()
+            for (const target of targets) {
+              if (queued.has(target.url)) continue
+              queued.add(target.url)
               const id = yield* database.nextval("deliveries")
               yield* database.write(
                 put("deliveries", id, {
                   id,
                   eventId: event.id,
+                  endpointId: target.endpointId,
                   companyId: event.companyId,
-                  url: event.postbackUrl,
+                  url: target.url,
                   status: "pending",
                   attempts: 0,
                   lastStatusCode: null,

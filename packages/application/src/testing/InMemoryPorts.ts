@@ -13,10 +13,11 @@ import * as InMemoryPixReturnRepository from "./InMemoryPixReturnRepository.js"
 import * as InMemoryPostbackRepository from "./InMemoryPostbackRepository.js"
 import * as InMemoryReadiness from "./InMemoryReadiness.js"
 import * as InMemoryTransactions from "./InMemoryTransactions.js"
+import * as InMemoryWebhookEndpointRepository from "./InMemoryWebhookEndpointRepository.js"
 
 /**
  * CompanyRepository, InvoiceRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
- * PostbackRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * PostbackRepository, WebhookEndpointRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
@@ -30,5 +31,6 @@ export const layer = Layer.mergeAll(
   InMemoryPixReturnRepository.layer,
   InMemoryPostbackRepository.layer,
   InMemoryTransactions.layer,
+  InMemoryWebhookEndpointRepository.layer,
   InMemoryReadiness.layer
 ).pipe(Layer.provide(InMemoryDatabase.layer))

@@ -8,6 +8,7 @@ import type { ApiKeyRecord } from "../companies/CompanyRepository.js"
 import type { PixRejection } from "../pix/PixReturnRepository.js"
 import * as Clock from "../platform/Clock.js"
 import type { Delivery } from "../postbacks/PostbackRepository.js"
+import type { Endpoint } from "../postbacks/WebhookEndpointRepository.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
   readonly threeDsActivatedAt: Timestamp.Timestamp | null
@@ -100,6 +101,11 @@ export interface WebhookSecretRow {
   readonly signsUntil: Timestamp.Timestamp | null
 }
 
+export interface WebhookEndpointRow extends Endpoint {
+  /** Set once it is deleted: it receives nothing more, and the deliveries made for it still name it. */
+  readonly deletedAt: Timestamp.Timestamp | null
+}
+
 export interface Tables {
   readonly companies: ReadonlyMap<number, CompanyRow>
   readonly apiKeys: ReadonlyMap<number, ApiKeyRow>
@@ -113,6 +119,7 @@ export interface Tables {
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyRow>
   readonly cardCharges: ReadonlyMap<string, CardChargeRow>
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
+  readonly webhookEndpoints: ReadonlyMap<string, WebhookEndpointRow>
   /** How far each provider's received pix were listed, by provider. */
   readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
   /** Received pix that paid nothing, by end-to-end id, with their return. */
@@ -131,6 +138,7 @@ export const empty: Tables = {
   idempotencyKeys: new Map(),
   cardCharges: new Map(),
   webhookSecrets: new Map(),
+  webhookEndpoints: new Map(),
   pixReconciliations: new Map(),
   pixRejections: new Map()
 }

@@ -12,6 +12,7 @@ import { InvoiceLifecycle } from "../moves/InvoiceLifecycle.js"
 import { PixSettlements } from "../pix/PixSettlements.js"
 import { Retention } from "../platform/Retention.js"
 import { Postbacks } from "../postbacks/Postbacks.js"
+import { WebhookEndpoints } from "../postbacks/WebhookEndpoints.js"
 import * as InMemoryPorts from "./InMemoryPorts.js"
 import * as TestBoletoIssuer from "./TestBoletoIssuer.js"
 import * as TestCardAcquirer from "./TestCardAcquirer.js"
@@ -36,6 +37,7 @@ export const useCases = Layer.mergeAll(
   Invoices.layer.pipe(Layer.provideMerge(CardCharges.layer)),
   Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
   Postbacks.layer,
+  WebhookEndpoints.layer,
   Retention.layer,
   CardTokens.layer
 )

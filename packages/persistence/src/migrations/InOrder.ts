@@ -15,6 +15,7 @@ import { migration as chargesOutsideTransactions } from "./0012_charges_outside_
 import { migration as pixProvider } from "./0013_pix_provider.js"
 import { migration as lateCardCharges } from "./0014_late_card_charges.js"
 import { migration as deploymentSecrets } from "./0015_deployment_secrets.js"
+import { migration as webhookEndpoints } from "./0016_webhook_endpoints.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -31,5 +32,6 @@ export const migrations = {
   "0012_charges_outside_transactions": chargesOutsideTransactions,
   "0013_pix_provider": pixProvider,
   "0014_late_card_charges": lateCardCharges,
-  "0015_deployment_secrets": deploymentSecrets
+  "0015_deployment_secrets": deploymentSecrets,
+  "0016_webhook_endpoints": webhookEndpoints
 }

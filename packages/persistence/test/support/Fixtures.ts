@@ -1,14 +1,17 @@
 // What the contracts are exercised with: companies, clients and invoices written through the ports themselves, at
 // instants the cases choose.
 import { randomUUID } from "node:crypto"
+import { expect } from "@effect/vitest"
 import {
   ClientRepository,
   CompanyRepository,
+  type Endpoint,
   EventOutbox,
   InvoiceRepository,
   type NewCompany,
   type NewInvoice,
-  type NewMovement
+  type NewMovement,
+  WebhookEndpointRepository
 } from "@fatura/application"
 import {
   Cents,
@@ -18,7 +21,8 @@ import {
   type InvoiceStatus,
   Ledger,
   type PixKey,
-  Timestamp
+  Timestamp,
+  WebhookEndpoint
 } from "@fatura/domain"
 import { Effect, Option } from "effect"
 
@@ -225,4 +229,27 @@ export const lockForCardMove = (company: Company.Company, invoice: Invoice.Invoi
     const clients = yield* ClientRepository
     const cardAssociate = yield* clients.associateCard(cardToAssociate(company, locked.client.id, now))
     return { locked, cardAssociate }
+  })
+
+export interface EndpointOptions {
+  readonly url?: string
+  readonly events?: ReadonlyArray<WebhookEndpoint.EventPattern>
+  readonly mode?: Invoice.Mode
+  readonly createdAt?: Timestamp.Timestamp
+}
+
+/** Subscribes a webhook endpoint of `company` (SPEC 13.5); returns it. */
+export const anEndpoint = (company: Company.Company, options: EndpointOptions = {}) =>
+  Effect.gen(function* () {
+    const endpoints = yield* WebhookEndpointRepository
+    const endpoint: Endpoint = {
+      id: `we_${randomUUID()}`,
+      companyId: company.id,
+      mode: options.mode ?? "test",
+      url: options.url ?? `https://hooks.example/${randomUUID()}`,
+      events: options.events ?? ["*"],
+      createdAt: options.createdAt ?? at(0)
+    }
+    expect(yield* endpoints.add(endpoint, WebhookEndpoint.maxPerCompanyAndMode)).toBe(true)
+    return endpoint
   })

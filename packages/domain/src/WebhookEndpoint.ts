@@ -1,0 +1,32 @@
+// Webhook endpoints (SPEC 13.5): the events a company subscribes a URL to, and which subscriptions an event reaches.
+// A pattern is `*` (every event), a family (`invoice.*`) or one event type.
+import { Schema } from "effect"
+import * as InvoiceStatus from "./InvoiceStatus.js"
+
+/** The families of events, each the part of an event's type before its dot. */
+export const families = ["invoice"] as const
+
+export const EventPattern = Schema.Literals(["*", "invoice.*", ...InvoiceStatus.eventTypes]).annotate({
+  description: "`*` for every event, `invoice.*` for every event of a family, or one event type."
+})
+export type EventPattern = typeof EventPattern.Type
+
+/** How many endpoints a company may have in each mode. */
+export const maxPerCompanyAndMode = 10
+
+const familyOf = (type: string) => type.slice(0, type.indexOf("."))
+
+/** Whether an endpoint subscribed with `pattern` receives the events of `type`. */
+export const matches = (pattern: EventPattern, type: string): boolean =>
+  pattern === "*" || pattern === type || pattern === `${familyOf(type)}.*`
+
+/**
+ * Every pattern that matches `type`: an endpoint receives the event when it subscribes to any of them. Storage finds
+ * the subscriptions of an event by these, so the rule of `matches` is written here once.
+ */
+export const patternsMatching = (type: string): readonly [string, string, string] => ["*", `${familyOf(type)}.*`, type]
+
+/** The patterns as an endpoint keeps them: each once, in the order first given. */
+export const subscribed = (patterns: ReadonlyArray<EventPattern>): ReadonlyArray<EventPattern> => [
+  ...new Set(patterns)
+]
