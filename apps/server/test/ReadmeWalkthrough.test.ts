@@ -177,5 +177,19 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     expect(types()).toEqual(expect.arrayContaining(["invoice.created", "invoice.paid"]))
+
+    // "the receiver gets the `invoice.paid` of an invoice that names no URL", through the webhook endpoint.
+    const subscribed = env.SUBSCRIBED
+    expect(subscribed, "the README keeps the invoice the endpoint hears of").toBeDefined()
+    const heardOf = () =>
+      receiver
+        .at("/postbacks")
+        .filter((arrival) => (JSON.parse(arrival.body) as { data: { secureId: string } }).data.secureId === subscribed)
+        .map((arrival) => arrival.headers["x-fatura-event-type"])
+    while (!heardOf().includes("invoice.paid") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    // Subscribed to `invoice.paid` and `invoice.refunded` alone: not to its `invoice.created`.
+    expect(heardOf()).toEqual(["invoice.paid"])
   }, 180_000)
 })

@@ -87,6 +87,38 @@ describe.each([inMemory])("the typed client on $name", (database) => {
     expect(reused).toMatchObject({ _tag: "IdempotencyConflict", code: "idempotency_conflict" })
   })
 
+  it("creates, lists and deletes a webhook endpoint, and decodes a 404 for one deleted already", async () => {
+    const endpointKey = (await app.registerCompany()).secretKey
+    const outcome = await Effect.runPromise(
+      clientOf(app, endpointKey).pipe(
+        Effect.flatMap((client) =>
+          Effect.gen(function* () {
+            const created = yield* client.webhooks.createEndpoint({
+              payload: { url: "https://hooks.loja.example/fatura", events: ["invoice.*"] }
+            })
+            const listed = yield* client.webhooks.endpoints()
+            yield* client.webhooks.deleteEndpoint({ params: { id: created.id } })
+            const again = yield* client.webhooks.deleteEndpoint({ params: { id: created.id } }).pipe(
+              Effect.as("deleted twice"),
+              Effect.catchTag("NotFound", (error) => Effect.succeed(error.code))
+            )
+            return { created, listed: listed.data, again }
+          })
+        )
+      )
+    )
+    expect(outcome).toEqual({
+      created: {
+        id: outcome.created.id,
+        url: "https://hooks.loja.example/fatura",
+        events: ["invoice.*"],
+        created_at: outcome.created.created_at
+      },
+      listed: [outcome.created],
+      again: "not_found"
+    })
+  })
+
   it("decodes a 401 into Unauthorized", async () => {
     const error = await tagOf(app, "sk_test_nobody", (client) => client.company.info())
     expect(error).toMatchObject({ _tag: "Unauthorized", code: "unauthorized" })

@@ -15,6 +15,9 @@ import type {
   CompanyBlocked,
   CompanyNotFound,
   DeliveryNotFound,
+  EndpointLimitReached,
+  EndpointNotFound,
+  EndpointUrlRefused,
   EventNotFound,
   InsufficientBalance,
   InvalidCardData,
@@ -55,6 +58,9 @@ type Failure =
   | DeliveryNotFound
   | EventNotFound
   | PostbackTargetRefused
+  | EndpointNotFound
+  | EndpointLimitReached
+  | EndpointUrlRefused
   | UnusablePixKey
   | LeaseLost
 
@@ -84,6 +90,9 @@ interface Responses {
   readonly RefundExceedsRemaining: Unprocessable
   readonly InsufficientBalance: Unprocessable
   readonly PostbackTargetRefused: Unprocessable
+  readonly EndpointNotFound: NotFound
+  readonly EndpointLimitReached: Unprocessable
+  readonly EndpointUrlRefused: Unprocessable
   readonly UnusablePixKey: Unprocessable
   readonly LeaseLost: IdempotencyConflict
 }
@@ -145,6 +154,14 @@ const table: { readonly [T in keyof Responses]: (failure: FailureByTag[T]) => Re
   DeliveryNotFound: () => new NotFound({ message: "no delivery with that id" }),
   PostbackTargetRefused: (failure) =>
     new Unprocessable({ code: "postback_url_not_allowed", message: `postback_url: ${failure.reason}` }),
+  EndpointNotFound: () => new NotFound({ message: "no webhook endpoint with that id" }),
+  EndpointLimitReached: (failure) =>
+    new Unprocessable({
+      code: "unprocessable",
+      message: `a company has at most ${failure.atMost} webhook endpoints in each mode: delete one first`
+    }),
+  EndpointUrlRefused: (failure) =>
+    new Unprocessable({ code: "postback_url_not_allowed", message: `url: ${failure.reason}` }),
   // The request is fine; the company's own setting is not, and only replacing its key helps.
   UnusablePixKey: (failure) =>
     new Unprocessable({

@@ -1,6 +1,6 @@
-// Handlers of events and postback deliveries (SPEC 4.8).
-import { Caller, FaturaApi, InvalidRequest, type Postback } from "@fatura/api"
-import { Postbacks } from "@fatura/application"
+// Handlers of events and postback deliveries (SPEC 4.8), and of webhook endpoints (13.5).
+import { Caller, FaturaApi, InvalidRequest, type Postback, type WebhookEndpointResource } from "@fatura/api"
+import { type Endpoint, Postbacks, WebhookEndpoints } from "@fatura/application"
 import type { InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -12,14 +12,25 @@ export const policies: RoutePolicy.OfGroup<"webhooks"> = {
   events: RoutePolicy.secretKey,
   deliveries: RoutePolicy.secretKey,
   retry: RoutePolicy.secretKey,
+  createEndpoint: RoutePolicy.secretKey,
+  endpoints: RoutePolicy.secretKey,
+  deleteEndpoint: RoutePolicy.secretKey,
   rollSecret: RoutePolicy.secretKey
 }
+
+const toWireEndpoint = (endpoint: Endpoint): WebhookEndpointResource => ({
+  id: endpoint.id,
+  url: endpoint.url,
+  events: endpoint.events,
+  created_at: endpoint.createdAt
+})
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "webhooks",
   Effect.fn(function* (handlers) {
     const postbacks = yield* Postbacks
+    const webhookEndpoints = yield* WebhookEndpoints
     return handlers
       .handle("events", ({ query }) =>
         Effect.gen(function* () {
@@ -64,6 +75,7 @@ export const layer = HttpApiBuilder.group(
             data: deliveries.map((delivery) => ({
               id: delivery.id,
               event_id: delivery.eventId,
+              endpoint_id: delivery.endpointId,
               url: delivery.url,
               status: delivery.status,
               attempts: delivery.attempts,
@@ -79,6 +91,23 @@ export const layer = HttpApiBuilder.group(
       .handle("retry", ({ params }) =>
         Effect.gen(function* () {
           yield* postbacks.retry(yield* Caller, params.id)
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("createEndpoint", ({ payload }) =>
+        Effect.gen(function* () {
+          const endpoint = yield* webhookEndpoints.create(yield* Caller, payload)
+          return toWireEndpoint(endpoint)
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("endpoints", () =>
+        Effect.gen(function* () {
+          const endpoints = yield* webhookEndpoints.list(yield* Caller)
+          return { data: endpoints.map(toWireEndpoint) }
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("deleteEndpoint", ({ params }) =>
+        Effect.gen(function* () {
+          yield* webhookEndpoints.remove(yield* Caller, params.id)
         }).pipe(Effect.mapError(toResponse))
       )
       .handle("rollSecret", () =>

@@ -56,7 +56,11 @@ export const layer = Layer.effect(
           SELECT id, company_id, mode, url, to_json(events) AS events, fatura_ts(created_at) AS created_at
           FROM webhook_endpoints
           WHERE company_id = ${companyId} AND mode = ${mode} AND deleted_at IS NULL
-          ORDER BY created_at, id`.pipe(Effect.flatMap(decodeEndpoints), Effect.map((rows) => rows.map(toEndpoint)), storage),
+          ORDER BY created_at, id`.pipe(
+          Effect.flatMap(decodeEndpoints),
+          Effect.map((rows) => rows.map(toEndpoint)),
+          storage
+        ),
 
       remove: (companyId, mode, endpointId, at) =>
         sql`

@@ -39,8 +39,7 @@ export const layer = Layer.effect(
           })
         ),
 
-      list: (companyId, mode) =>
-        database.read((tables) => subscribedOf(tables, companyId, mode).map(toEndpoint)),
+      list: (companyId, mode) => database.read((tables) => subscribedOf(tables, companyId, mode).map(toEndpoint)),
 
       remove: (companyId, mode, endpointId, at) =>
         database.statement(
