@@ -3,6 +3,7 @@ import {
   AllowPrivatePostbacksInTest,
   ApiKeys,
   Authentication,
+  BalanceStatement,
   type CardAcquirer,
   CardCharges,
   CardTokens,
@@ -56,6 +57,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
     WebhookEndpoints.layer,
+    BalanceStatement.layer,
     Retention.layer,
     CardTokens.layer
   ).pipe(

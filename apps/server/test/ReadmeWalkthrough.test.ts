@@ -169,6 +169,12 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
     const stated = /The company now shows `balance_pix` ([\d ]+)/.exec(readme)?.[1]
     expect(stated, "the README states the balance after the refunds").toBeDefined()
     expect(at(afterRefunds, "balance_pix")).toBe(Number(stated!.replaceAll(" ", "")))
+    // "The statement lists the ledger entries behind those balances": the pix entries add up to that balance.
+    const statement = answers.find((answer) => answer.command.includes("/api/v2/balance/operations?balance=pix"))
+    const entries = at(json(statement!), "data") as Array<{ direction: string; amount: number; balance: string }>
+    expect(entries.every((entry) => entry.balance === "pix")).toBe(true)
+    const signed = entries.map((entry) => (entry.direction === "credit" ? entry.amount : -entry.amount))
+    expect(signed.reduce((sum, amount) => sum + amount, 0)).toBe(Number(stated!.replaceAll(" ", "")))
 
     // "the receiver prints `invoice.created` and `invoice.paid`", in whichever order they are delivered.
     const deadline = Date.now() + 30_000

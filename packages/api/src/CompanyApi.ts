@@ -1,7 +1,9 @@
-// Endpoints of the Company group: Company Infos (4.6) and Active 3ds (4.5).
+// Endpoints of the Company group: Company Infos (4.6), Active 3ds (4.5) and the statement (13.2).
 import { InvoiceTransaction } from "@fatura/domain"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { NotFoundResponse } from "./ApiErrorResponse.js"
 import { SecretKeyAuthorization } from "./Authorization.js"
+import { BalanceOperationPage, OperationQuery } from "./BalanceOperationPage.js"
 import { ExchangeTokenResult } from "./ExchangeTokenResult.js"
 import * as RouteErrors from "./RouteErrors.js"
 
@@ -14,6 +16,18 @@ export class CompanyApi extends HttpApiGroup.make("company")
       OpenApi.annotations({
         summary: "Company Infos",
         description: "The key's company, with its balances and totals as of now."
+      })
+    ),
+    HttpApiEndpoint.get("operations", "/balance/operations", {
+      query: OperationQuery,
+      success: BalanceOperationPage,
+      error: [...RouteErrors.anyRequest, NotFoundResponse]
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "The statement",
+        description:
+          "Every ledger entry of the key's company and mode, newest first: what moved which balance, in which " +
+          "bucket, and what it belongs to. Pass `next_cursor` as `starting_after` for the next page."
       })
     ),
     HttpApiEndpoint.post("exchangeToken", "/exchange-token", {

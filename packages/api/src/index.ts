@@ -1,6 +1,7 @@
 export * from "./ApiError.js"
 export * from "./ApiErrorResponse.js"
 export * from "./Authorization.js"
+export * from "./BalanceOperationPage.js"
 export * from "./CompanyApi.js"
 export * from "./CreateInvoiceRequest.js"
 export * from "./ExchangeTokenResult.js"

@@ -1,3 +1,5 @@
+export * from "./balances/BalanceStatement.js"
+export * from "./balances/LedgerEntryRepository.js"
 export * from "./boletos/BoletoIssuer.js"
 export { defaultBoletoDueInDays, maximumBoletoDueInDays } from "./boletos/BoletoSlip.js"
 export * from "./cards/CardAcquirer.js"

@@ -1,10 +1,21 @@
 // The ledger entries each money-moving event writes (SPEC 7.4). Entries are only ever appended; a balance is
 // the sum of its entries, credits minus debits.
+import { Schema } from "effect"
 import type { Cents } from "./Cents.js"
 import { type BalanceKind, balanceKindOf, type PaymentMethod } from "./PaymentMethod.js"
 
-export type EntryType = "payment" | "fee" | "refund" | "refund_reversal" | "chargeback"
-export type Direction = "credit" | "debit"
+export const EntryType = Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback"])
+export type EntryType = typeof EntryType.Type
+
+export const Direction = Schema.Literals(["credit", "debit"])
+export type Direction = typeof Direction.Type
+
+/**
+ * Where an entry's money is (SPEC 7.4): `available` to withdraw or refund from now, or `waiting_funds` until its
+ * receivable falls due. Every entry written so far is available: money is available the moment it is paid.
+ */
+export const Bucket = Schema.Literals(["available", "waiting_funds"])
+export type Bucket = typeof Bucket.Type
 
 export interface Entry {
   readonly type: EntryType

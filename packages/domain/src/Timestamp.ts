@@ -26,6 +26,16 @@ export const fromEpochMicros = (micros: bigint): Timestamp => {
 /** The timestamp of an instant given in nanoseconds since the Unix epoch (what `Clock.currentTimeNanos` gives). */
 export const fromEpochNanos = (nanos: bigint): Timestamp => fromEpochMicros(nanos / 1000n)
 
+/**
+ * An RFC 3339 date-time with any offset (as a query's `created_gte` takes one, already checked), as a timestamp: the
+ * same instant in UTC, its microseconds kept.
+ */
+export const fromDateTime = (dateTime: string): Timestamp => {
+  const fraction = /\.(\d+)/.exec(dateTime)?.[1] ?? ""
+  const extraMicros = BigInt(fraction.padEnd(6, "0").slice(3, 6))
+  return fromEpochMicros(BigInt(Date.parse(dateTime)) * 1000n + extraMicros)
+}
+
 export const toEpochMillis = (timestamp: Timestamp): number => Date.parse(`${timestamp.slice(0, 23)}Z`)
 
 export const plusSeconds = (timestamp: Timestamp, seconds: number): Timestamp =>

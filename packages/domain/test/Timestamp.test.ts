@@ -24,4 +24,13 @@ describe("Timestamp", () => {
       { numRuns: propertyRuns(1_000) }
     )
   })
+
+  it.each([
+    { dateTime: "2026-03-10T15:00:00Z", timestamp: "2026-03-10T15:00:00.000000Z" },
+    { dateTime: "2026-03-10T12:00:00.123456-03:00", timestamp: "2026-03-10T15:00:00.123456Z" },
+    { dateTime: "2026-03-10t15:00:00.1+00:00", timestamp: "2026-03-10T15:00:00.100000Z" },
+    { dateTime: "2026-03-11T00:30:00.000001+09:30", timestamp: "2026-03-10T15:00:00.000001Z" }
+  ])("reads the date-time $dateTime as $timestamp", ({ dateTime, timestamp }) => {
+    expect(Timestamp.fromDateTime(dateTime)).toBe(timestamp)
+  })
 })

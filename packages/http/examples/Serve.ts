@@ -4,6 +4,7 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   Authentication,
+  BalanceStatement,
   CardCharges,
   CardTokens,
   Companies,
@@ -30,6 +31,7 @@ const app = Effect.gen(function* () {
     InvoiceLifecycle.layer.pipe(Layer.provideMerge(PixSettlements.layer)),
     Postbacks.layer,
     WebhookEndpoints.layer,
+    BalanceStatement.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(

@@ -1,7 +1,7 @@
-// Handlers of the Company group: Company Infos and Active 3ds.
-import { Caller, FaturaApi } from "@fatura/api"
-import { Companies } from "@fatura/application"
-import { InvoiceTransaction } from "@fatura/domain"
+// Handlers of the Company group: Company Infos, Active 3ds and the statement.
+import { type BalanceOperation, Caller, FaturaApi } from "@fatura/api"
+import { BalanceStatement, Companies, type BalanceOperation as Operation } from "@fatura/application"
+import { InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
@@ -10,19 +10,52 @@ import * as RoutePolicy from "./RoutePolicy.js"
 /** What each route of the group lets through (`RouteAccess`). */
 export const policies: RoutePolicy.OfGroup<"company"> = {
   info: RoutePolicy.secretKey,
+  operations: RoutePolicy.secretKey,
   exchangeToken: RoutePolicy.secretKey
 }
+
+const toWireOperation = (operation: Operation): BalanceOperation => ({
+  id: operation.id,
+  type: operation.type,
+  direction: operation.direction,
+  amount: operation.amount,
+  balance: operation.balance,
+  bucket: operation.bucket,
+  invoice_id: operation.invoiceId,
+  withdrawal_id: null,
+  anticipation_id: null,
+  created_at: operation.createdAt
+})
 
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "company",
   Effect.fn(function* (handlers) {
     const companies = yield* Companies
+    const statement = yield* BalanceStatement
     return handlers
       .handle("info", () =>
         Effect.gen(function* () {
           const info = yield* companies.info(yield* Caller)
           return InvoiceTransaction.renderEnterprise(info.company, info.totals)
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("operations", ({ query }) =>
+        Effect.gen(function* () {
+          const page = yield* statement.operations(yield* Caller, {
+            limit: query.limit ?? 20,
+            startingAfter: query.starting_after ?? null,
+            createdGte: query.created_gte === undefined ? null : Timestamp.fromDateTime(query.created_gte),
+            createdLte: query.created_lte === undefined ? null : Timestamp.fromDateTime(query.created_lte),
+            balance: query.balance ?? null,
+            type: query.type ?? null
+          })
+          const last = page.operations.at(-1)
+          return {
+            data: page.operations.map(toWireOperation),
+            has_more: page.hasMore,
+            next_cursor: page.hasMore && last !== undefined ? last.id : null
+          }
         }).pipe(Effect.mapError(toResponse))
       )
       .handle("exchangeToken", () =>

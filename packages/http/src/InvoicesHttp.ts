@@ -10,13 +10,6 @@ import * as RoutePolicy from "./RoutePolicy.js"
 
 const digits = (value: string) => value.replace(/\D/g, "")
 
-/** An ISO 8601 date-time with any zone, as the contract's timestamp (microseconds kept). */
-const toTimestamp = (iso: string) => {
-  const fraction = /\.(\d+)/.exec(iso)?.[1] ?? ""
-  const extraMicros = BigInt(fraction.padEnd(6, "0").slice(3, 6))
-  return Timestamp.fromEpochMicros(BigInt(Date.parse(iso)) * 1000n + extraMicros)
-}
-
 /** The card of a request, in the use case's words. */
 export const toCardInput = (card: CreateInvoiceRequest["card"] & {}): CardInput => ({
   token: card.token ?? null,
@@ -105,8 +98,8 @@ export const layer = HttpApiBuilder.group(
             startingAfter: query.starting_after ?? null,
             status: query.status ?? null,
             method: query.payment_method ?? null,
-            createdGte: query.created_gte === undefined ? null : toTimestamp(query.created_gte),
-            createdLte: query.created_lte === undefined ? null : toTimestamp(query.created_lte),
+            createdGte: query.created_gte === undefined ? null : Timestamp.fromDateTime(query.created_gte),
+            createdLte: query.created_lte === undefined ? null : Timestamp.fromDateTime(query.created_lte),
             externalRef: query.external_ref ?? null
           })
           const last = page.invoices.at(-1)

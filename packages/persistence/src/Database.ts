@@ -14,6 +14,7 @@ import * as SqlCompanyRepository from "./SqlCompanyRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
+import * as SqlLedgerEntryRepository from "./SqlLedgerEntryRepository.js"
 import * as SqlPixReturnRepository from "./SqlPixReturnRepository.js"
 import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
@@ -94,6 +95,7 @@ export const repositories = (config: DatabaseConfig) =>
     SqlEventOutbox.layer,
     SqlIdempotencyStore.layer,
     SqlInvoiceRepository.layer,
+    SqlLedgerEntryRepository.layer,
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,

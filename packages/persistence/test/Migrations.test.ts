@@ -26,7 +26,8 @@ const allMigrations = [
   [13, "pix_provider"],
   [14, "late_card_charges"],
   [15, "deployment_secrets"],
-  [16, "webhook_endpoints"]
+  [16, "webhook_endpoints"],
+  [17, "balance_operations"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

@@ -9,6 +9,7 @@ import * as InMemoryDatabase from "./InMemoryDatabase.js"
 import * as InMemoryEventOutbox from "./InMemoryEventOutbox.js"
 import * as InMemoryIdempotencyStore from "./InMemoryIdempotencyStore.js"
 import * as InMemoryInvoiceRepository from "./InMemoryInvoiceRepository.js"
+import * as InMemoryLedgerEntryRepository from "./InMemoryLedgerEntryRepository.js"
 import * as InMemoryPixReturnRepository from "./InMemoryPixReturnRepository.js"
 import * as InMemoryPostbackRepository from "./InMemoryPostbackRepository.js"
 import * as InMemoryReadiness from "./InMemoryReadiness.js"
@@ -16,7 +17,7 @@ import * as InMemoryTransactions from "./InMemoryTransactions.js"
 import * as InMemoryWebhookEndpointRepository from "./InMemoryWebhookEndpointRepository.js"
 
 /**
- * CompanyRepository, InvoiceRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
+ * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
  * PostbackRepository, WebhookEndpointRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
@@ -28,6 +29,7 @@ export const layer = Layer.mergeAll(
   InMemoryEventOutbox.layer,
   InMemoryIdempotencyStore.layer,
   InMemoryInvoiceRepository.layer,
+  InMemoryLedgerEntryRepository.layer,
   InMemoryPixReturnRepository.layer,
   InMemoryPostbackRepository.layer,
   InMemoryTransactions.layer,

@@ -1,6 +1,7 @@
 // Every use case of the application over the in-memory ports and the stand-in providers: what the server runs,
 // without a database or a network. The ports stay reachable beside the use cases, for tests to look into.
 import { Layer } from "effect"
+import { BalanceStatement } from "../balances/BalanceStatement.js"
 import { CardCharges } from "../cards/CardCharges.js"
 import { CardTokens } from "../cards/CardTokens.js"
 import { ApiKeys } from "../companies/ApiKeys.js"
@@ -38,6 +39,7 @@ export const useCases = Layer.mergeAll(
   Expirations.layer.pipe(Layer.provideMerge(InvoiceLifecycle.layer), Layer.provideMerge(PixSettlements.layer)),
   Postbacks.layer,
   WebhookEndpoints.layer,
+  BalanceStatement.layer,
   Retention.layer,
   CardTokens.layer
 )

@@ -16,6 +16,7 @@ import { migration as pixProvider } from "./0013_pix_provider.js"
 import { migration as lateCardCharges } from "./0014_late_card_charges.js"
 import { migration as deploymentSecrets } from "./0015_deployment_secrets.js"
 import { migration as webhookEndpoints } from "./0016_webhook_endpoints.js"
+import { migration as balanceOperations } from "./0017_balance_operations.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -33,5 +34,6 @@ export const migrations = {
   "0013_pix_provider": pixProvider,
   "0014_late_card_charges": lateCardCharges,
   "0015_deployment_secrets": deploymentSecrets,
-  "0016_webhook_endpoints": webhookEndpoints
+  "0016_webhook_endpoints": webhookEndpoints,
+  "0017_balance_operations": balanceOperations
 }

@@ -1,0 +1,51 @@
+// The LedgerEntryRepository port in memory: the entries each invoice's row holds, with the invoice they belong to.
+// Every entry is available, as every entry the SQL adapters have written so far is.
+import { Effect, Layer } from "effect"
+import { type BalanceOperation, LedgerEntryRepository } from "../balances/LedgerEntryRepository.js"
+import { InMemoryDatabase } from "./InMemoryDatabase.js"
+import type { Tables } from "./InMemoryTables.js"
+
+const entriesOf = (tables: Tables, companyId: number, mode: string): ReadonlyArray<BalanceOperation> =>
+  [...tables.invoices.values()]
+    .filter((invoice) => invoice.companyId === companyId && invoice.mode === mode)
+    .flatMap((invoice) =>
+      invoice.movements.map(
+        (movement): BalanceOperation => ({
+          id: movement.id,
+          type: movement.type,
+          direction: movement.direction,
+          amount: movement.amount,
+          balance: movement.balance,
+          bucket: "available",
+          invoiceId: invoice.secureId,
+          createdAt: movement.createdAt
+        })
+      )
+    )
+
+export const layer = Layer.effect(
+  LedgerEntryRepository,
+  Effect.gen(function* () {
+    const database = yield* InMemoryDatabase
+
+    return LedgerEntryRepository.of({
+      operations: (filter) =>
+        database.read((tables) =>
+          entriesOf(tables, filter.companyId, filter.mode)
+            .filter(
+              (entry) =>
+                (filter.beforeId === null || entry.id < filter.beforeId) &&
+                (filter.createdGte === null || entry.createdAt >= filter.createdGte) &&
+                (filter.createdLte === null || entry.createdAt <= filter.createdLte) &&
+                (filter.balance === null || entry.balance === filter.balance) &&
+                (filter.type === null || entry.type === filter.type)
+            )
+            .sort((a, b) => b.id - a.id)
+            .slice(0, filter.limit + 1)
+        ),
+
+      hasOperation: (companyId, mode, id) =>
+        database.read((tables) => entriesOf(tables, companyId, mode).some((entry) => entry.id === id))
+    })
+  })
+)
