@@ -16,6 +16,7 @@ const enterpriseOf = (company, totals) => ({
   address_state: company.address_state ?? "",
   bank_account: company.bank_account ?? "",
   bank_agency: company.bank_agency ?? "",
+  bank_code: company.bank_code ?? "",
   bank_digit: company.bank_digit ?? "",
   bank_name: company.bank_name ?? "",
   bank_type: company.bank_type ?? "corrente",

@@ -11,7 +11,7 @@ import {
   PixKeyRequired,
   StorageUnavailable
 } from "@fatura/application"
-import { Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
+import { BankAccount, Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
 import { Database, Migrations } from "@fatura/persistence"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Rpc, type RpcClient, type RpcClientError, RpcGroup, RpcTest } from "effect/rpc"
@@ -56,6 +56,25 @@ export class Administration extends RpcGroup.make(
     payload: { companyId: Company.CompanyId, pixKey: Schema.String },
     success: Schema.String,
     error: Schema.Union([CompanyNotFound, PixKey.InvalidPixKey, StorageUnavailable])
+  }),
+  Rpc.make("CompanyBankAccount", {
+    payload: {
+      companyId: Company.CompanyId,
+      bankCode: Schema.String,
+      agency: Schema.String,
+      account: Schema.String,
+      digit: Schema.String,
+      type: BankAccount.BankType
+    },
+    success: Schema.Struct({
+      code: Schema.String,
+      name: Schema.String,
+      agency: Schema.String,
+      account: Schema.String,
+      digit: Schema.String,
+      type: BankAccount.BankType
+    }),
+    error: Schema.Union([CompanyNotFound, BankAccount.InvalidBankAccount, StorageUnavailable])
   }),
   Rpc.make("CompanyBlock", {
     payload: { companyId: Company.CompanyId, kind: Company.BlockKind, blocked: Schema.Boolean },
@@ -102,6 +121,7 @@ export const handlers = Administration.toLayer(
           webhookSecret: registered.webhookSecret
         })),
       CompanyPixKey: ({ companyId, pixKey }) => companies.setPixKey(companyId, pixKey),
+      CompanyBankAccount: ({ companyId, ...bankAccount }) => companies.setBankAccount(companyId, bankAccount),
       CompanyBlock: ({ companyId, kind, blocked }) => companies.setBlock(companyId, kind, blocked),
       KeysCreate: ({ companyId, mode }) =>
         Effect.map(keys.create(companyId, mode), (issued) => ({

@@ -7,7 +7,7 @@ import {
   PixKeyRequired,
   StorageUnavailable
 } from "@fatura/application"
-import { Company, Document, FeePlan, PixKey } from "@fatura/domain"
+import { BankAccount, Company, Document, FeePlan, PixKey } from "@fatura/domain"
 import { Database, Migrations } from "@fatura/persistence"
 import { Cause, Console, Effect, Layer, Logger, Option, Predicate, References, Result, Schema } from "effect"
 import { Argument, CliError, CliOutput, Command, Flag } from "effect/cli"
@@ -22,6 +22,7 @@ import * as Workers from "./Workers.js"
 const describe = (error: unknown): string => {
   if (error instanceof CompanyNotFound) return `no company with id ${error.companyId}`
   if (error instanceof PixKeyRequired) return `${error.message} with --pix-key`
+  if (error instanceof BankAccount.InvalidBankAccount) return `--${bankAccountFlags[error.field]}: ${error.reason}`
   if (error instanceof KeyNotFound) return `no active secret key has the prefix ${error.prefix}`
   if (error instanceof AmbiguousKeyPrefix) {
     return `${error.count} active secret keys have the prefix ${error.prefix}: give the whole key to revoke one of them`
@@ -34,6 +35,14 @@ const describe = (error: unknown): string => {
     return error.message
   }
   return String(error)
+}
+
+/** The flag of `company bank-account` that each field of a bank account comes from. */
+const bankAccountFlags: { readonly [F in BankAccount.InvalidBankAccount["field"]]: string } = {
+  bankCode: "bank-code",
+  agency: "agency",
+  account: "account",
+  digit: "digit"
 }
 
 const userError = (error: unknown) => new CliError.UserError({ cause: error, userMessage: describe(error) })
@@ -212,9 +221,43 @@ const companyPixKey = Command.make(
     })
 ).pipe(Command.withDescription("Replace the pix key a company's pix payments go to"))
 
+const companyBankAccount = Command.make(
+  "bank-account",
+  {
+    companyId: CompanyIdArgument,
+    bankCode: Flag.String("bank-code").pipe(
+      Flag.withDescription("The bank's 3-digit COMPE code (001 Banco do Brasil, 237 Bradesco, 341 Itaú, …)")
+    ),
+    agency: Flag.String("agency").pipe(Flag.withDescription("The agency, without its check digit")),
+    account: Flag.String("account").pipe(Flag.withDescription("The account number, without its check digit")),
+    digit: Flag.String("digit").pipe(Flag.withDescription("The account's check digit (a digit, or X)")),
+    type: Flag.Literals("type", BankAccount.BankType.literals).pipe(
+      Flag.withDescription("corrente (checking) or poupanca (savings)")
+    )
+  },
+  ({ companyId, ...bankAccount }) =>
+    Effect.gen(function* () {
+      const stored = yield* administer((admin) => admin.CompanyBankAccount({ companyId, ...bankAccount }))
+      yield* Console.log(
+        `company ${companyId}: bank account ${stored.code} ${stored.name}, agency ${stored.agency}, ` +
+          `account ${stored.account}-${stored.digit} (${stored.type})`
+      )
+    })
+).pipe(
+  Command.withDescription(
+    "Replace the bank account a company's withdrawals go to; only this command sets it, never the API"
+  )
+)
+
 const company = Command.make("company").pipe(
   Command.withDescription("Manage companies"),
-  Command.withSubcommands([companyCreate, companyPixKey, blockCommand("block"), blockCommand("unblock")])
+  Command.withSubcommands([
+    companyCreate,
+    companyPixKey,
+    companyBankAccount,
+    blockCommand("block"),
+    blockCommand("unblock")
+  ])
 )
 
 const keysCreate = Command.make(

@@ -142,7 +142,7 @@ describe("fatura's company and key commands, with no server running", { timeout:
     expect(failed.stderr).toMatch(/^fatura: the embedded database cannot use .*a-file\/data: ENOTDIR[^\n]*\n$/)
   })
 
-  it("refuses what it cannot parse — a CNPJ, pix keys of no valid type — in one line each", async () => {
+  it("refuses what it cannot parse — a CNPJ, pix keys of no valid type, an account type — in one line each", async () => {
     const create = ["company", "create", "--name", "Loja", "--email", "loja@loja.example"]
     const pixKeys = [
       ["joão@loja.example", "an email pix key must be plain ASCII"],
@@ -151,9 +151,11 @@ describe("fatura's company and key commands, with no server running", { timeout:
       ["minha chave", "must be a CPF, a CNPJ"]
     ] as const
     // Refused before any database is opened: side by side.
-    const [cnpj, pixKeyReplaced, ...refused] = await Promise.all([
+    const bankAccount = ["--bank-code", "341", "--agency", "1", "--account", "2", "--digit", "3"]
+    const [cnpj, pixKeyReplaced, accountType, ...refused] = await Promise.all([
       faturaInProcess(embeddedIn(dataDir), ...create, "--cnpj", "11.444.777/0001-62"),
       faturaInProcess(embeddedIn(dataDir), "company", "pix-key", "1", "pix@"),
+      faturaInProcess(embeddedIn(dataDir), "company", "bank-account", "1", ...bankAccount, "--type", "savings"),
       ...pixKeys.map(([pixKey]) =>
         faturaInProcess(embeddedIn(dataDir), ...create, "--cnpj", "11.222.333/0001-81", "--pix-key", pixKey)
       )
@@ -166,6 +168,7 @@ describe("fatura's company and key commands, with no server running", { timeout:
     }
     oneLine(cnpj!, 'Invalid value for flag --cnpj: "11.444.777/0001-62"', "invalid check digits")
     oneLine(pixKeyReplaced!, 'Invalid value for argument <key>: "pix@"', "is not a valid email address")
+    oneLine(accountType!, 'Invalid value for flag --type: "savings"', '"corrente" | "poupanca"')
     for (const [index, [pixKey, why]] of pixKeys.entries()) {
       oneLine(refused[index]!, `Invalid value for flag --pix-key: "${pixKey}"`, why)
     }

@@ -51,7 +51,17 @@ describe("fatura serve on a fresh embedded database", { timeout: 600_000 }, () =
     const key = /sk_test_[0-9A-Za-z]{32}/.exec(output())?.[0]
     expect(key, output()).toBeDefined()
     expect(output()).toMatch(/test webhook secret {2}whsec_[0-9A-Za-z]{32}\n/)
-    expect((await companyWith(key!)).status).toBe(200)
+    const company = await companyWith(key!)
+    expect(company.status).toBe(200)
+    // It comes with a test bank account, for withdrawals in the sandbox.
+    expect(await company.json()).toMatchObject({
+      bank_code: "001",
+      bank_name: "Banco do Brasil S.A.",
+      bank_agency: "0001",
+      bank_account: "12345678",
+      bank_digit: "9",
+      bank_type: "corrente"
+    })
     const created = await checkedFetch(`${baseUrl}/api/v2/invoices`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

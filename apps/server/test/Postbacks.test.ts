@@ -263,6 +263,20 @@ describe.each(testDatabases)("postbacks on $name", (database) => {
     expect(neither.status).toBe(400)
   })
 
+  it("lists an event recorded before Company Infos had bank_code, as it was recorded", async () => {
+    const { secretKey } = await app.registerCompany()
+    const invoice = (await app.request("POST", "/api/v2/invoices", { key: secretKey, body: pixRequest() })).body
+    // As an earlier version stored it: the invoice's company without the field added since.
+    await app.query(
+      `UPDATE events SET data = data #- '{enterprise,bank_code}' WHERE invoice_id = ${Number(invoice.id)}`
+    )
+    const listed = await app.request("GET", `/api/v2/events?invoice_id=${invoice.secureId}`, { key: secretKey })
+    expect(listed.status).toBe(200)
+    expect(listed.body.data).toHaveLength(1)
+    expect(listed.body.data[0].data.enterprise).not.toHaveProperty("bank_code")
+    expect(listed.body.data[0].data.enterprise.bank_name).toBe("")
+  })
+
   describe("where postbacks may go", () => {
     const refused = [
       "http://127.0.0.1:9/hook",

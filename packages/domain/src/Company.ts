@@ -1,5 +1,6 @@
 // The merchant: its registration, bank account, fee plan, blocks and 3-D Secure state.
 import { Schema } from "effect"
+import type { BankAccount } from "./BankAccount.js"
 import type { FeePlan } from "./FeePlan.js"
 import { balanceOf, type Entry } from "./Ledger.js"
 import type { PaymentMethod } from "./PaymentMethod.js"
@@ -7,9 +8,6 @@ import type { Timestamp } from "./Timestamp.js"
 
 export const CompanyId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("CompanyId"))
 export type CompanyId = typeof CompanyId.Type
-
-export const BankType = Schema.Literals(["corrente", "poupanca"])
-export type BankType = typeof BankType.Type
 
 export const BlockKind = Schema.Literals(["system", "processing", "pix", "card", "bank_slip", "sake"])
 export type BlockKind = typeof BlockKind.Type
@@ -33,13 +31,8 @@ export interface Company {
     readonly province: string
     readonly state: string
   }
-  readonly bank: {
-    readonly account: string
-    readonly agency: string
-    readonly digit: string
-    readonly name: string
-    readonly type: BankType
-  }
+  /** Its own bank account, where withdrawals go; every field is "" (and the type `corrente`) while it has none. */
+  readonly bank: BankAccount
   readonly blocks: Blocks
   readonly feePlan: FeePlan
   readonly isCustomFeePlan: boolean

@@ -112,6 +112,7 @@ export const renderEnterprise = (company: Company, totals: CompanyTotals): Enter
   address_state: company.address.state,
   bank_account: company.bank.account,
   bank_agency: company.bank.agency,
+  bank_code: company.bank.code,
   bank_digit: company.bank.digit,
   bank_name: company.bank.name,
   bank_type: company.bank.type,

@@ -107,6 +107,14 @@ export const Enterprise = Schema.Struct({
   address_state: Schema.String,
   bank_account: Schema.String,
   bank_agency: Schema.String,
+  // Optional for what was stored before it existed: the events recorded then, listed and posted as they were.
+  bank_code: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "The 3-digit COMPE code of the bank of the company's bank account; empty while it has none. Absent from " +
+        "events recorded before it was added."
+    })
+  ),
   bank_digit: Schema.String,
   bank_name: Schema.String,
   bank_type: Schema.String,

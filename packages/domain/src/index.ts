@@ -1,3 +1,4 @@
+export * as BankAccount from "./BankAccount.js"
 export * as Boleto from "./Boleto.js"
 export * as Card from "./Card.js"
 export * as Cents from "./Cents.js"

@@ -1,6 +1,6 @@
 // The CompanyRepository port in SQL: companies, their keys, and their running totals (migration 0006).
 import { type ApiKeyRecord, CompanyRepository, type NewApiKey } from "@fatura/application"
-import type { Company, FeePlan, Invoice } from "@fatura/domain"
+import type { BankAccount, Company, FeePlan, Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, storage, text, timestamp } from "./Columns.js"
@@ -35,11 +35,12 @@ export const toCompany = (row: Record<string, unknown>, prefix = ""): Company.Co
     state: text(row[`${prefix}address_state`])
   },
   bank: {
+    code: text(row[`${prefix}bank_code`]),
     account: text(row[`${prefix}bank_account`]),
     agency: text(row[`${prefix}bank_agency`]),
     digit: text(row[`${prefix}bank_digit`]),
     name: text(row[`${prefix}bank_name`]),
-    type: text(row[`${prefix}bank_type`]) as Company.BankType
+    type: text(row[`${prefix}bank_type`]) as BankAccount.BankType
   },
   blocks: {
     system: row[`${prefix}blocked_system`] === true,
@@ -158,6 +159,17 @@ export const layer = Layer.effect(
 
       setPixKey: (id, pixKey, now) =>
         sql`UPDATE companies SET pix_key = ${pixKey}, updated_at = ${now}::timestamptz WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      setBankAccount: (id, bank, now) =>
+        sql`
+          UPDATE companies
+          SET bank_code = ${bank.code}, bank_name = ${bank.name}, bank_agency = ${bank.agency},
+              bank_account = ${bank.account}, bank_digit = ${bank.digit}, bank_type = ${bank.type},
+              updated_at = ${now}::timestamptz
+          WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           storage
         ),

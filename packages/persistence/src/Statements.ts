@@ -21,6 +21,7 @@ export const companyColumnList = (alias: string, prefix = "") =>
     "address_state",
     "bank_account",
     "bank_agency",
+    "bank_code",
     "bank_digit",
     "bank_name",
     "bank_type",

@@ -1,10 +1,11 @@
 // The CompanyRepository contract, as registration, authentication, 3-D Secure and the key CLI rely on it: a company
-// reads back as created; blocks and the pix key change one at a time; totals are per mode and the competition month
+// reads back as created; blocks, the pix key and the bank account change one at a time; totals are per mode and the competition month
 // is São Paulo's; a key is found by its hash with its company, found by prefix, revoked once, and listed; one public token per
 // company and mode.
 import { expect } from "@effect/vitest"
 import { CompanyRepository, type NewApiKey } from "@fatura/application"
 import {
+  BankAccount,
   Cents,
   Company as Companies,
   type Company,
@@ -13,7 +14,7 @@ import {
   type PixKey,
   type Timestamp
 } from "@fatura/domain"
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import { aCompany, anInvoice, at, draft, newCompany } from "./support/Fixtures.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
 
@@ -99,6 +100,21 @@ onEachDatabase("CompanyRepository", (it) => {
         updatedAt: at(60)
       })
       expect(yield* companies.setPixKey(unknownCompany, key, at(60))).toBe(false)
+    })
+  )
+
+  it.effect("has no bank account until one is set, then reads it back; says when no company has the id", () =>
+    Effect.gen(function* () {
+      const companies = yield* CompanyRepository
+      const company = yield* aCompany()
+      expect(company.bank).toEqual({ code: "", name: "", agency: "", account: "", digit: "", type: "corrente" })
+      const bank = Result.getOrThrow(
+        BankAccount.parse({ bankCode: "260", agency: "0001", account: "9876543", digit: "2", type: "poupanca" })
+      )
+
+      expect(yield* companies.setBankAccount(company.id, bank, at(60))).toBe(true)
+      expect(Option.getOrThrow(yield* companies.findById(company.id))).toEqual({ ...company, bank, updatedAt: at(60) })
+      expect(yield* companies.setBankAccount(unknownCompany, bank, at(60))).toBe(false)
     })
   )
 

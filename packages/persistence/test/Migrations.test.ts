@@ -27,7 +27,8 @@ const allMigrations = [
   [14, "late_card_charges"],
   [15, "deployment_secrets"],
   [16, "webhook_endpoints"],
-  [17, "balance_operations"]
+  [17, "balance_operations"],
+  [18, "company_bank_code"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

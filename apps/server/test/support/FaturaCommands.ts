@@ -129,6 +129,30 @@ export const administer = async (database: DatabaseEnv) => {
     `company ${id}: pix key +5511988887777\n`
   )
 
+  const bankAccount = ["--bank-code", "341", "--agency", "0001", "--account", "12.345", "--digit", "x"]
+  succeededWith(
+    await faturaInProcess(database, "company", "bank-account", id, ...bankAccount, "--type", "poupanca"),
+    `company ${id}: bank account 341 Itaú Unibanco S.A., agency 0001, account 12345-X (poupanca)\n`
+  )
+  failedWith(
+    await faturaInProcess(
+      database,
+      "company",
+      "bank-account",
+      id,
+      ...bankAccount.slice(2),
+      "--bank-code",
+      "999",
+      "--type",
+      "corrente"
+    ),
+    "--bank-code: no bank Fatura pays to has the code 999"
+  )
+  failedWith(
+    await faturaInProcess(database, "company", "bank-account", "987654", ...bankAccount, "--type", "corrente"),
+    "no company with id 987654"
+  )
+
   failedWith(await faturaInProcess(database, "keys", "list", "987654"), "no company with id 987654")
   succeededWith(await faturaInProcess(database, "migrate"), "The database is up to date.\n")
   return { companyId: company.company_id, revokedKey: company.secret_key, liveKey: secondLive.stdout.trim() }

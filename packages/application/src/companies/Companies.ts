@@ -1,5 +1,6 @@
-// Use cases of the company: its information with current balances, registration, blocks, and 3-D Secure.
-import { type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
+// Use cases of the company: its information with current balances, registration, blocks, its pix key and bank
+// account, and 3-D Secure.
+import { BankAccount, type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "../platform/Clock.js"
 import { CompanyNotFound, PixKeyRequired, type StorageUnavailable } from "../platform/Failures.js"
@@ -45,6 +46,15 @@ export const demoRegistration: Registration = {
   email: "demo@fatura.dev"
 }
 
+/** The demo company's bank account: a test account, for withdrawals in the sandbox. */
+export const demoBankAccount: BankAccount.BankAccountInput = {
+  bankCode: "001",
+  agency: "0001",
+  account: "12345678",
+  digit: "9",
+  type: "corrente"
+}
+
 export class Companies extends Context.Service<
   Companies,
   {
@@ -64,6 +74,14 @@ export class Companies extends Context.Service<
       companyId: Company.CompanyId,
       pixKey: string
     ) => Effect.Effect<PixKey.PixKey, PixKey.InvalidPixKey | CompanyNotFound | StorageUnavailable>
+    /**
+     * Replaces the company's bank account, where its withdrawals go; returns it as stored. Only the CLI calls this:
+     * a stolen API key must not be able to send the money elsewhere (SPEC 13.3).
+     */
+    readonly setBankAccount: (
+      companyId: Company.CompanyId,
+      bankAccount: BankAccount.BankAccountInput
+    ) => Effect.Effect<BankAccount.BankAccount, BankAccount.InvalidBankAccount | CompanyNotFound | StorageUnavailable>
     readonly activate3ds: (principal: Principal) => Effect.Effect<ExchangeToken, StorageUnavailable>
   }
 >()("@fatura/application/Companies") {
@@ -131,9 +149,17 @@ export class Companies extends Context.Service<
 
       const registerDemoIfEmpty = Effect.gen(function* () {
         if ((yield* companies.count) > 0) return Option.none()
-        // The demo registration is a constant with a valid key: refusing it would be a bug.
+        // The demo registration and bank account are constants that hold: refusing either would be a bug.
+        const { key } = yield* pixKeyOf(demoRegistration).pipe(Effect.orDie)
+        const bankAccount = yield* Effect.fromResult(BankAccount.parse(demoBankAccount)).pipe(Effect.orDie)
         return Option.some(
-          yield* register(demoRegistration).pipe(Effect.catchTag(["InvalidPixKey", "PixKeyRequired"], Effect.die))
+          yield* transactions.withTransaction(
+            Effect.gen(function* () {
+              const registered = yield* insertCompanyWithKey(demoRegistration, key)
+              yield* companies.setBankAccount(registered.company.id, bankAccount, registered.company.createdAt)
+              return { ...registered, company: { ...registered.company, bank: bankAccount } }
+            })
+          )
         )
       })
 
@@ -153,6 +179,16 @@ export class Companies extends Context.Service<
         return key
       })
 
+      const setBankAccount = Effect.fn("Companies.setBankAccount")(function* (
+        companyId: Company.CompanyId,
+        input: BankAccount.BankAccountInput
+      ) {
+        const bankAccount = yield* Effect.fromResult(BankAccount.parse(input))
+        const found = yield* companies.setBankAccount(companyId, bankAccount, yield* Clock.now)
+        if (!found) return yield* new CompanyNotFound({ companyId })
+        return bankAccount
+      })
+
       const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
         const now = yield* Clock.now
         const activation = yield* companies.activate3ds(
@@ -168,7 +204,15 @@ export class Companies extends Context.Service<
         }
       })
 
-      return Companies.of({ info, register, registerDemoIfEmpty, setBlock, setPixKey, activate3ds })
+      return Companies.of({
+        info,
+        register,
+        registerDemoIfEmpty,
+        setBlock,
+        setPixKey,
+        setBankAccount,
+        activate3ds
+      })
     })
   )
 }

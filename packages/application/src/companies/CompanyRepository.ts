@@ -1,5 +1,5 @@
 // Port: companies, their totals, and their keys.
-import type { Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
+import type { BankAccount, Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
 import { Context, Effect, Option } from "effect"
 import { CompanyNotFound, type StorageUnavailable } from "../platform/Failures.js"
 
@@ -74,6 +74,12 @@ export class CompanyRepository extends Context.Service<
     readonly setPixKey: (
       id: Company.CompanyId,
       pixKey: PixKey.PixKey,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Replaces the company's bank account; false when no company has that id. */
+    readonly setBankAccount: (
+      id: Company.CompanyId,
+      bank: BankAccount.BankAccount,
       now: Timestamp.Timestamp
     ) => Effect.Effect<boolean, StorageUnavailable>
     /**

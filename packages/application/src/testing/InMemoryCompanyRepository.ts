@@ -97,7 +97,7 @@ export const layer = Layer.effect(
             urlWebsite: "",
             email: company.email,
             address: { street: "", number: "", city: "", postalCode: "", province: "", state: "" },
-            bank: { account: "", agency: "", digit: "", name: "", type: "corrente" as const },
+            bank: { code: "", account: "", agency: "", digit: "", name: "", type: "corrente" as const },
             blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
             feePlan: asJson(company.feePlan),
             isCustomFeePlan: company.isCustomFeePlan,
@@ -130,6 +130,7 @@ export const layer = Layer.effect(
         updateCompany(id, (row) => ({ ...row, blocks: { ...row.blocks, [block]: blocked }, updatedAt: now })),
 
       setPixKey: (id, pixKey, now) => updateCompany(id, (row) => ({ ...row, pixKey, updatedAt: now })),
+      setBankAccount: (id, bank, now) => updateCompany(id, (row) => ({ ...row, bank, updatedAt: now })),
 
       activate3ds: (id, candidate, now) =>
         database.statement(

@@ -17,6 +17,7 @@ import { migration as lateCardCharges } from "./0014_late_card_charges.js"
 import { migration as deploymentSecrets } from "./0015_deployment_secrets.js"
 import { migration as webhookEndpoints } from "./0016_webhook_endpoints.js"
 import { migration as balanceOperations } from "./0017_balance_operations.js"
+import { migration as companyBankCode } from "./0018_company_bank_code.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -35,5 +36,6 @@ export const migrations = {
   "0014_late_card_charges": lateCardCharges,
   "0015_deployment_secrets": deploymentSecrets,
   "0016_webhook_endpoints": webhookEndpoints,
-  "0017_balance_operations": balanceOperations
+  "0017_balance_operations": balanceOperations,
+  "0018_company_bank_code": companyBankCode
 }
