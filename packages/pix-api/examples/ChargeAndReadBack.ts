@@ -23,7 +23,7 @@ const company: Company.Company = {
     province: "Consolação",
     state: "SP"
   },
-  bank: { account: "12345", agency: "0001", digit: "6", name: "Banco Exemplo", type: "corrente" },
+  bank: { code: "001", account: "12345", agency: "0001", digit: "6", name: "Banco do Brasil S.A.", type: "corrente" },
   blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
   feePlan: FeePlan.defaultFeePlan,
   isCustomFeePlan: false,
