@@ -60,7 +60,11 @@ export const cardDataScenario = () =>
       const outputs = printed()
       expect(outputs.join("").length).toBeGreaterThan(10_000)
       for (const output of outputs) {
-        for (const line of output.split("\n")) expect(leaks(line), line.slice(0, 200)).toEqual([])
+        // Every log line carries its process's id (`"pid":8642}`), which may be any number, a security code's too: it
+        // is the logger's, never a request's, so it is left out of the search.
+        for (const line of output.split("\n")) {
+          expect(leaks(line.replace(/"pid":\d+/g, '"pid":_')), line.slice(0, 200)).toEqual([])
+        }
       }
     })
   })

@@ -51,7 +51,7 @@ const invoiceFor = (operation: Operation, tenant: Tenant): InvoiceRef => {
 interface Slot {
   readonly in: "path" | "query" | "body"
   readonly name: string
-  readonly kind: "invoice" | "checkout-token" | "event" | "delivery" | "card-token"
+  readonly kind: "invoice" | "checkout-token" | "event" | "delivery" | "endpoint" | "operation" | "card-token"
 }
 
 /** Sent in every request of the route: the path, what the route requires, and the payer's checkout token. */
@@ -66,20 +66,26 @@ const isRequired = (operation: Operation, slot: Slot) =>
 const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "not a reference" | undefined => {
   const inEvents = operation.path.includes("/events")
   const inDeliveries = operation.path.includes("/webhooks/deliveries")
+  const inEndpoints = operation.path.includes("/webhooks/endpoints")
+  const inOperations = operation.path.includes("/balance/operations")
   if (where === "path" && name === "secureId") return { in: where, name, kind: "invoice" }
   if (where === "path" && name === "id" && inDeliveries) return { in: where, name, kind: "delivery" }
+  if (where === "path" && name === "id" && inEndpoints) return { in: where, name, kind: "endpoint" }
   if (where === "query" && name === "token") return { in: where, name, kind: "checkout-token" }
   if (where !== "path" && (name === "id" || name === "invoice_id")) return { in: where, name, kind: "invoice" }
   if (where === "query" && name === "event_id") return { in: where, name, kind: "event" }
   if (where === "query" && name === "starting_after") {
-    return { in: where, name, kind: inEvents ? "event" : "invoice" }
+    return { in: where, name, kind: inEvents ? "event" : inOperations ? "operation" : "invoice" }
   }
   if (where === "body" && name === "card" && operation.path.includes("/public/invoices/")) {
     return { in: where, name, kind: "card-token" }
   }
   // Filters and fields that name no object of the service (the merchant's own reference is free text, a
-  // documentation asset is a file of the documentation page).
+  // documentation asset is a file of the documentation page, a webhook endpoint's URL is the merchant's).
   const plain = [
+    "balance",
+    "url",
+    "events",
     "asset",
     "limit",
     "status",
@@ -113,6 +119,10 @@ const unknownValue = (slot: Slot, numeric: boolean): string | number => {
       return `evt_${randomUUID()}`
     case "delivery":
       return 9_000_000_000
+    case "endpoint":
+      return `we_${randomUUID()}`
+    case "operation":
+      return 9_000_000_000
     case "checkout-token":
       return "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
     case "card-token":
@@ -129,6 +139,10 @@ const ownValue = (slot: Slot, operation: Operation, tenant: Tenant, numeric: boo
       return tenant.eventId
     case "delivery":
       return tenant.deliveryId
+    case "endpoint":
+      return tenant.endpointId
+    case "operation":
+      return tenant.operationId
     case "checkout-token":
       return invoice.token
     case "card-token":

@@ -1,5 +1,6 @@
 // Two companies on one server, each with one object of every kind the contract can name: invoices in the states
-// the routes act on, an event, a postback delivery, a public token and a card token. What a company owns can be
+// the routes act on, an event, a postback delivery, a webhook endpoint, a ledger entry, a public token and a card
+// token. What a company owns can be
 // snapshotted, to prove that another company's requests changed nothing of it.
 import { expect } from "vitest"
 import { type Connection, connect, createDatabase } from "./Cluster.js"
@@ -28,6 +29,9 @@ export interface Tenant {
   readonly cardPaid: InvoiceRef
   readonly eventId: string
   readonly deliveryId: number
+  readonly endpointId: string
+  /** A ledger entry of the paid card invoice, as the statement lists it. */
+  readonly operationId: number
 }
 
 export interface World {
@@ -63,6 +67,13 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
   })
   const events = await service.request("GET", `/api/v2/events?invoice_id=${pix.secureId}`, { key })
   const deliveries = await service.request("GET", `/api/v2/webhooks/deliveries?invoice_id=${pix.secureId}`, { key })
+  const endpoint = await service.request("POST", "/api/v2/webhooks/endpoints", {
+    key,
+    body: { url: "http://127.0.0.1:9/hooks", events: ["invoice.paid"] }
+  })
+  expect(endpoint.status, endpoint.text).toBe(201)
+  const operations = await service.request("GET", "/api/v2/balance/operations", { key })
+  expect(operations.body.data.length, operations.text).toBeGreaterThan(0)
   // Last: exchange-token turns 3-D Secure on for the company.
   const exchanged = await service.request("POST", "/api/v2/exchange-token", { key })
   const tokenized = await service.request("POST", "/api/v2/public/cards", {
@@ -89,7 +100,9 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
     cardPending,
     cardPaid,
     eventId: events.body.data[0].id,
-    deliveryId: deliveries.body.data[0].id
+    deliveryId: deliveries.body.data[0].id,
+    endpointId: endpoint.body.id,
+    operationId: operations.body.data[0].id
   }
 }
 
