@@ -8,7 +8,7 @@
 // external_ref and payer. One invoice a minute, the newest an hour ago; each with the timeline, ledger entries,
 // refunds and events its status implies, written in the order the service would write them.
 import { chunk, companyIdOf, makeTemplates, seedInvoices, seedPayers, timeline } from "./support/growth-seed.mjs"
-import { eventsStatement, listStatement } from "./support/growth-statements.mjs"
+import { eventsStatement, listStatement, operationsStatement } from "./support/growth-statements.mjs"
 
 // ---- measuring ----
 
@@ -41,6 +41,15 @@ const readsAt = async (db, { companyId, count, at }) => {
     ])
   ).rows[0]
   const middle = at(Math.floor(count / 2))
+  // The statement's cursor a tenth of the way into the history: a page 90 % down its walk.
+  const entryCursor = Number(
+    (
+      await db.query(
+        `SELECT min(id) AS id FROM ledger_entries WHERE company_id = $1 AND mode = 'test' AND invoice_id >= $2`,
+        [companyId, first + Math.floor(count / 10)]
+      )
+    ).rows[0].id
+  )
   // `rows`: how many the first page holds, where the seeding fixes it.
   const list = (name, query, filter, rows) => ({
     name,
@@ -89,6 +98,18 @@ const readsAt = async (db, { companyId, count, at }) => {
       { beforeId: Number(cursor.id), status: "paid", createdLte: middle }
     ),
     { name: "Events list", paths: () => "/api/v2/events", statement: eventsStatement(companyId), rows: 20 },
+    {
+      name: "Statement, first page",
+      paths: () => "/api/v2/balance/operations",
+      statement: operationsStatement(companyId),
+      rows: 20
+    },
+    {
+      name: "Statement, a page 90 % down a cursor walk",
+      paths: () => `/api/v2/balance/operations?starting_after=${entryCursor}`,
+      statement: operationsStatement(companyId, entryCursor),
+      rows: 20
+    },
     { name: "Company Infos", paths: () => "/api/v2/company" }
   ]
 }

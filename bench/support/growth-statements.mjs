@@ -35,6 +35,18 @@ export const listStatement = (filter) => {
   return { text, values }
 }
 
+/** SqlLedgerEntryRepository's `operations` (the statement), as it reaches Postgres: its first page, or after `beforeId`. */
+export const operationsStatement = (companyId, beforeId) => ({
+  text: `
+    SELECT l.id, l.type, l.direction, l.amount, l.balance, l.bucket, i.secure_id AS invoice_id,
+           fatura_ts(l.created_at) AS created_at
+    FROM ledger_entries l JOIN invoices i ON i.id = l.invoice_id
+    WHERE l.company_id = $1 AND l.mode = $2${beforeId === undefined ? "" : " AND l.id < $4"}
+    ORDER BY l.id DESC
+    LIMIT $3`,
+  values: beforeId === undefined ? [companyId, "test", 21] : [companyId, "test", 21, beforeId]
+})
+
 /** SqlPostbackRepository's `listEvents`, first page, as it reaches Postgres. */
 export const eventsStatement = (companyId) => ({
   text: `

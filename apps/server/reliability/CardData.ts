@@ -1,6 +1,7 @@
 // SPEC 6.3 and 11.2 after everything above: every table of every database the suite made (events and postback
 // attempts included), and everything every process printed, hold none of the card numbers or security codes the
-// suite sent — in any of the forms a number is written.
+// suite sent — a number in any of the forms it is written, a code as a string anywhere and as a number under the names
+// a card's code goes by.
 import { describe, expect, it } from "vitest"
 import { connect, databases } from "./support/Cluster.js"
 import { sentCards } from "./support/Journal.js"
@@ -12,15 +13,22 @@ const forms = (number: string) => [
   number.replace(/(\d{4})(?=\d)/g, "$1-")
 ]
 
+/**
+ * A security code written as a number, under any name a card's code goes by. A bare number equal to a code is as
+ * likely an id, an amount or a process id (the suite makes thousands of each), so a number is searched for only there;
+ * as a string it is searched for everywhere.
+ */
+const codeAsNumber = (code: string) =>
+  new RegExp(`"(?:cvv|cvc|cvv2|security_?code|securitycode|card_?code)":\\s*${code}\\b`, "i")
+
 /** Where a text shows a card number or a security code that was sent, if anywhere. */
 const leaks = (text: string): ReadonlyArray<string> =>
   sentCards().flatMap((card) => [
     ...forms(card.number)
       .filter((form) => text.includes(form))
       .map((form) => `number ${form}`),
-    ...[`"${card.securityCode}"`, `:${card.securityCode},`, `:${card.securityCode}}`]
-      .filter((form) => text.includes(form))
-      .map((form) => `security code ${form}`),
+    ...(text.includes(`"${card.securityCode}"`) ? [`security code "${card.securityCode}"`] : []),
+    ...(codeAsNumber(card.securityCode).test(text) ? [`security code ${card.securityCode} as a number`] : []),
     ...(text.includes("security_code") ? ["the field security_code"] : [])
   ])
 
@@ -60,11 +68,7 @@ export const cardDataScenario = () =>
       const outputs = printed()
       expect(outputs.join("").length).toBeGreaterThan(10_000)
       for (const output of outputs) {
-        // Every log line carries its process's id (`"pid":8642}`), which may be any number, a security code's too: it
-        // is the logger's, never a request's, so it is left out of the search.
-        for (const line of output.split("\n")) {
-          expect(leaks(line.replace(/"pid":\d+/g, '"pid":_')), line.slice(0, 200)).toEqual([])
-        }
+        for (const line of output.split("\n")) expect(leaks(line), line.slice(0, 200)).toEqual([])
       }
     })
   })
