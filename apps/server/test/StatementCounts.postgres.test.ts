@@ -37,6 +37,18 @@ describe("statements a request runs on Postgres's wire", () => {
     expect(statements, statements.join("\n---\n")).toHaveLength(4)
   })
 
+  it("a pix create with a postback URL, to a company with webhook endpoints: still 4", async () => {
+    // The event and every delivery it queues (the postback URL and each subscribed endpoint) are one statement.
+    for (const path of ["/a", "/b"]) {
+      await post("/api/v2/webhooks/endpoints", { url: `https://hooks.loja.example${path}`, events: ["*"] }, 201)
+    }
+    const statements = await statementsOf(
+      async () => undefined,
+      () => create(pixRequest({ postback_url: "https://loja.example/postbacks" }))
+    )
+    expect(statements, statements.join("\n---\n")).toHaveLength(4)
+  })
+
   it("a Search: 1", async () => {
     const statements = await statementsOf(
       async () => (await create(pixRequest())).secureId,
