@@ -48,7 +48,13 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
     expect(invoice.timeline.map((entry: { status: string }) => entry.status)).toEqual(["pending", "paid"])
     expect(invoice.fee).toEqual({ estimatedFee: 438, fixedAmount: 39, netAmount: 9_562, spreadPercentage: 3.99 })
     expect(invoice.financial_movements).toEqual([
-      expect.objectContaining({ type: "payment", direction: "credit", amount: 10_000, balance: "card" }),
+      expect.objectContaining({
+        type: "payment",
+        direction: "credit",
+        amount: 10_000,
+        balance: "card",
+        bucket: "available"
+      }),
       expect.objectContaining({ type: "fee", direction: "debit", amount: 438, balance: "card" })
     ])
     expect(invoice.enterprise).toMatchObject({

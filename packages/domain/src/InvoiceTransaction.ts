@@ -197,6 +197,7 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       direction: movement.direction,
       amount: movement.amount,
       balance: movement.balance,
+      bucket: "available",
       created_at: movement.createdAt
     })),
     refunds: invoice.refunds.map((refund) => ({

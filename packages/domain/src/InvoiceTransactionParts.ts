@@ -2,6 +2,7 @@
 // exactly: its items, fee, client and customer, company, invoice detail, boleto, card, ledger, refunds and timeline.
 import { Schema } from "effect"
 import { InvoiceStatus } from "./InvoiceStatus.js"
+import { Bucket } from "./Ledger.js"
 import { PaymentMethod } from "./PaymentMethod.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -199,6 +200,14 @@ export const FinancialMovement = Schema.Struct({
   direction: Schema.Literals(["credit", "debit"]),
   amount: Cents,
   balance: Schema.Literals(["pix", "card", "bank_slip"]),
+  // Optional for the events recorded before it existed, listed and posted as they were recorded.
+  bucket: Schema.optionalKey(
+    Bucket.annotate({
+      description:
+        "Where the entry's money is: `available`, or `waiting` until its receivable falls due (every entry is " +
+        "available today). Absent from events recorded before it was added."
+    })
+  ),
   created_at: Timestamp
 }).annotate({ identifier: "FinancialMovement" })
 

@@ -11,10 +11,10 @@ export const Direction = Schema.Literals(["credit", "debit"])
 export type Direction = typeof Direction.Type
 
 /**
- * Where an entry's money is (SPEC 7.4): `available` to withdraw or refund from now, or `waiting_funds` until its
+ * Where an entry's money is (SPEC 5.1, 7.4): `available` to withdraw or refund from now, or `waiting` until its
  * receivable falls due. Every entry written so far is available: money is available the moment it is paid.
  */
-export const Bucket = Schema.Literals(["available", "waiting_funds"])
+export const Bucket = Schema.Literals(["available", "waiting"])
 export type Bucket = typeof Bucket.Type
 
 export interface Entry {

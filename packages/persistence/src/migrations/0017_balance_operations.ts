@@ -8,6 +8,6 @@ export const migration = Effect.gen(function* () {
   // Every entry written until now was available the moment it was written.
   yield* sql`
       ALTER TABLE ledger_entries
-        ADD COLUMN bucket text NOT NULL DEFAULT 'available' CHECK (bucket IN ('available', 'waiting_funds'))`
+        ADD COLUMN bucket text NOT NULL DEFAULT 'available' CHECK (bucket IN ('available', 'waiting'))`
   yield* sql`CREATE INDEX ledger_entries_statement ON ledger_entries (company_id, mode, id DESC)`
 })
