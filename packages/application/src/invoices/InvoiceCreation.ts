@@ -16,7 +16,7 @@ import { CurrentIdempotentRun } from "../platform/IdempotencyStore.js"
 import * as Metrics from "../platform/Metrics.js"
 import { randomUrlToken, randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { AllowPrivatePostbacksInTest, PostbackTargets } from "../postbacks/PostbackTargets.js"
+import { AllowPrivatePostbacksInTest, PostbackTargets, privateTargetsAllowed } from "../postbacks/PostbackTargets.js"
 import { ClientRepository } from "./ClientRepository.js"
 import type { CreateInvoiceFailure, CreateInvoiceInput, InvoiceView } from "./InvoiceInput.js"
 import * as InvoiceRecords from "./InvoiceRecords.js"
@@ -82,7 +82,7 @@ export const make = Effect.gen(function* () {
     if (block !== undefined) return yield* new CompanyBlocked({ block })
 
     const amount = yield* Effect.fromResult(Invoice.checkAmount(input.totalPriceCents))
-    if (input.postbackUrl !== null && (principal.mode === "live" || !allowPrivatePostbacksInTest)) {
+    if (input.postbackUrl !== null && !privateTargetsAllowed(principal.mode, allowPrivatePostbacksInTest)) {
       yield* transactions.external(targets.check(input.postbackUrl))
     }
     const items = yield* itemsOf(input, amount)

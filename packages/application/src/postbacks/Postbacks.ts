@@ -23,7 +23,7 @@ import {
   type StoredEvent
 } from "./PostbackRepository.js"
 import { PostbackSender } from "./PostbackSender.js"
-import { AllowPrivatePostbacksInTest, PostbackTargets } from "./PostbackTargets.js"
+import { AllowPrivatePostbacksInTest, PostbackTargets, privateTargetsAllowed } from "./PostbackTargets.js"
 
 /**
  * How long a claimed delivery is held: longer than an attempt may last (10 s), so that a lease lapses only
@@ -95,7 +95,7 @@ export class Postbacks extends Context.Service<
 
       const attempt = Effect.fnUntraced(function* (worker: string, delivery: ClaimedDelivery) {
         const startedAt = yield* Clock.now
-        const allowPrivate = !delivery.livemode && allowPrivatePostbacksInTest
+        const allowPrivate = privateTargetsAllowed(delivery.livemode ? "live" : "test", allowPrivatePostbacksInTest)
         const result = yield* Effect.gen(function* () {
           const addresses = allowPrivate ? null : yield* targets.check(delivery.url)
           return yield* sender.send({

@@ -12,7 +12,7 @@ import {
 } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
-import { AllowPrivatePostbacksInTest, PostbackTargets } from "./PostbackTargets.js"
+import { AllowPrivatePostbacksInTest, PostbackTargets, privateTargetsAllowed } from "./PostbackTargets.js"
 import { type Endpoint, WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 
 export interface NewEndpoint {
@@ -47,7 +47,7 @@ export class WebhookEndpoints extends Context.Service<
       return WebhookEndpoints.of({
         create: Effect.fn("WebhookEndpoints.create")(function* (principal, input) {
           // The same rule as an invoice's postback URL at creation; every delivery checks it again when it is sent.
-          if (principal.mode === "live" || !allowPrivatePostbacksInTest) {
+          if (!privateTargetsAllowed(principal.mode, allowPrivatePostbacksInTest)) {
             yield* transactions
               .external(targets.check(input.url))
               .pipe(Effect.mapError((refused) => new EndpointUrlRefused({ reason: refused.reason })))

@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { EventOutbox } from "../postbacks/EventOutbox.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { asJson, put } from "./InMemoryTables.js"
+import { subscribedOf } from "./InMemoryWebhookEndpointRepository.js"
 
 export const layer = Layer.effect(
   EventOutbox,
@@ -44,17 +45,9 @@ export const layer = Layer.effect(
             const mode = event.livemode ? "live" : "test"
             const matching = WebhookEndpoint.patternsMatching(event.type)
             const endpoints = yield* database.read((tables) =>
-              [...tables.webhookEndpoints.values()]
-                .filter(
-                  (row) =>
-                    row.companyId === event.companyId &&
-                    row.mode === mode &&
-                    row.deletedAt === null &&
-                    row.events.some((pattern) => matching.includes(pattern))
-                )
-                .sort((a, b) =>
-                  a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1
-                )
+              subscribedOf(tables, event.companyId, mode).filter((row) =>
+                row.events.some((pattern) => matching.includes(pattern))
+              )
             )
             const targets = [
               ...(event.postbackUrl === null ? [] : [{ endpointId: null, url: event.postbackUrl }]),

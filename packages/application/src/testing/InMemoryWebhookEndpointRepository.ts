@@ -7,7 +7,8 @@ import { put, type Tables, type WebhookEndpointRow } from "./InMemoryTables.js"
 
 const toEndpoint = ({ deletedAt: _, ...endpoint }: WebhookEndpointRow): Endpoint => endpoint
 
-const subscribedOf = (tables: Tables, companyId: number, mode: string) =>
+/** The company's endpoints of `mode` that are not deleted, oldest first (ties by id), as the SQL adapters order them. */
+export const subscribedOf = (tables: Tables, companyId: number, mode: string): ReadonlyArray<WebhookEndpointRow> =>
   [...tables.webhookEndpoints.values()]
     .filter((row) => row.companyId === companyId && row.mode === mode && row.deletedAt === null)
     .sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1))
