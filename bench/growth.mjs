@@ -8,7 +8,13 @@
 // external_ref and payer. One invoice a minute, the newest an hour ago; each with the timeline, ledger entries,
 // refunds and events its status implies, written in the order the service would write them.
 import { chunk, companyIdOf, makeTemplates, seedInvoices, seedPayers, timeline } from "./support/growth-seed.mjs"
-import { eventsStatement, listStatement, operationsStatement } from "./support/growth-statements.mjs"
+import {
+  eventsStatement,
+  listStatement,
+  operationsStatement,
+  receivablesStatement,
+  sweepReceivables
+} from "./support/growth-statements.mjs"
 
 // ---- measuring ----
 
@@ -50,6 +56,16 @@ const readsAt = async (db, { companyId, count, at }) => {
       )
     ).rows[0].id
   )
+  // The schedule's cursor a tenth of the way into the history: a page 90 % down its walk.
+  const receivableCursor = Number(
+    (
+      await db.query(
+        `SELECT min(id) AS id FROM receivables WHERE company_id = $1 AND mode = 'test' AND invoice_id >= $2`,
+        [companyId, first + Math.floor(count / 10)]
+      )
+    ).rows[0].id
+  )
+  const today = saoPauloDay(0)
   // `rows`: how many the first page holds, where the seeding fixes it.
   const list = (name, query, filter, rows) => ({
     name,
@@ -110,9 +126,30 @@ const readsAt = async (db, { companyId, count, at }) => {
       statement: operationsStatement(companyId, entryCursor),
       rows: 20
     },
+    {
+      name: "Receivables, first page",
+      paths: () => "/api/v2/receivables",
+      statement: receivablesStatement(companyId),
+      rows: 20
+    },
+    {
+      name: "Receivables, a page 90 % down a cursor walk",
+      paths: () => `/api/v2/receivables?starting_after=${receivableCursor}`,
+      statement: receivablesStatement(companyId, { afterId: receivableCursor }),
+      rows: 20
+    },
+    {
+      name: "Receivables `payment_date_gte=` today (what is to come)",
+      paths: () => `/api/v2/receivables?payment_date_gte=${today}`,
+      statement: receivablesStatement(companyId, { paymentDateGte: today }),
+      rows: 20
+    },
     { name: "Company Infos", paths: () => "/api/v2/company" }
   ]
 }
+
+/** The São Paulo date (UTC−3) `days` from now, as YYYY-MM-DD. */
+const saoPauloDay = (days) => new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10)
 
 /** The rows a list statement returns, as the page's ids; undefined for a read that is no list. */
 const expectedPage = async (db, read) => {
@@ -262,6 +299,12 @@ export const study = async ({ db, url, keys, small, total, warmup, samples, targ
     database.push(`| ${read.name} | ${summary(small)} | ${summary(large)} |`)
   }
 
+  // Last, as it changes what the lists show: the sweep of what falls due tomorrow, at this size.
+  const sweepStarted = performance.now()
+  const swept = await sweepReceivables(db, saoPauloDay(1))
+  const sweepSeconds = (performance.now() - sweepStarted) / 1000
+  log(`swept ${swept} receivables due tomorrow in ${sweepSeconds.toFixed(2)} s`)
+
   const smallLabel = small.toLocaleString("en-US")
   const totalLabel = total.toLocaleString("en-US")
   const mark = (ratio) => `${ratio <= target ? "PASS" : "MISS"} (${ratio.toFixed(2)})`
@@ -286,6 +329,10 @@ export const study = async ({ db, url, keys, small, total, warmup, samples, targ
     )
   }
   lines.push(
+    "",
+    `The receivables sweep, on that database, made the ${swept} receivables falling due tomorrow (of both companies) ` +
+      `available in ${sweepSeconds.toFixed(2)} s: batches of 500, each locking its rows, moving them and writing ` +
+      "their settlement entries in its own transaction, as the worker's sweep does.",
     "",
     "The statements behind the lists, as the database runs them (EXPLAIN ANALYZE of the prepared statement): " +
       "median execution time of its 6th to 10th runs, and the buffers its top node touched.",

@@ -62,9 +62,36 @@ const seedStatement = `
     FROM dated d JOIN invoices t ON t.company_id = $5 AND t.method = d.method
     ORDER BY d.k
     RETURNING id, method, status, amount, refunded_amount, fee, created_at, updated_at, paid_at
+  ), due AS (
+    -- Each paid invoice's one receivable (the templates' card is of one installment): a pix the day it was paid, a
+    -- boleto the day after, a card 30 days after, weekends and holidays aside. What is due by today is available, as
+    -- the sweep would have left it (and a charged back one, as if released first); its entries, and the negative
+    -- receivable of what was taken back, are in its bucket, without the settlement entries.
+    SELECT i.id,
+      ((i.paid_at AT TIME ZONE 'America/Sao_Paulo')::date
+        + CASE i.method WHEN 'pix' THEN 0 WHEN 'bank_slip' THEN 1 ELSE 30 END) AS payment_date
+    FROM inserted i WHERE i.paid_at IS NOT NULL
+  ), bucketed AS (
+    SELECT i.*, d.payment_date,
+      CASE WHEN i.status = 'chargedback' OR d.payment_date <= (now() AT TIME ZONE 'America/Sao_Paulo')::date
+           THEN 'available' ELSE 'waiting' END AS bucket
+    FROM inserted i LEFT JOIN due d ON d.id = i.id
+  ), receivable AS (
+    INSERT INTO receivables (company_id, mode, invoice_id, installment, amount, fee, net_amount, balance, status,
+      payment_date, original_payment_date, created_at, updated_at)
+    SELECT $4, 'test', b.id, 1, r.amount, r.fee, r.amount - r.fee,
+      CASE WHEN b.method = 'credit_card' THEN 'card' ELSE b.method END,
+      CASE WHEN b.bucket = 'available' THEN 'available' ELSE 'waiting_funds' END,
+      b.payment_date, b.payment_date, b.paid_at, b.paid_at
+    FROM bucketed b CROSS JOIN LATERAL (VALUES
+      (0, b.amount, (b.fee ->> 'estimatedFee')::bigint),
+      (1, -CASE WHEN b.status = 'chargedback' THEN b.amount ELSE b.refunded_amount END, 0)
+    ) AS r (n, amount, fee)
+    WHERE b.payment_date IS NOT NULL AND (r.n = 0 OR r.amount <> 0)
+    ORDER BY b.id, r.n
   ), steps AS (
-    SELECT i.id, i.method, i.amount, i.refunded_amount, i.fee, step.n, step.status, step.at
-    FROM inserted i CROSS JOIN LATERAL (VALUES
+    SELECT i.id, i.method, i.amount, i.refunded_amount, i.fee, i.bucket, step.n, step.status, step.at
+    FROM bucketed i CROSS JOIN LATERAL (VALUES
       (0, 'pending', i.created_at),
       (1, CASE WHEN i.status IN ('expired', 'refused') THEN i.status WHEN i.paid_at IS NOT NULL THEN 'paid' END,
           coalesce(i.paid_at, CASE WHEN i.status = 'expired' THEN i.updated_at ELSE i.created_at END)),
@@ -76,9 +103,9 @@ const seedStatement = `
     SELECT id, status, CASE WHEN status = 'pending' THEN 'invoice.created' ELSE 'invoice.' || status END, at
     FROM steps ORDER BY id, n
   ), ledger AS (
-    INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+    INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, bucket, created_at)
     SELECT $4, s.id, 'test', m.type, m.direction, m.amount,
-           CASE WHEN s.method = 'credit_card' THEN 'card' ELSE s.method END, s.at
+           CASE WHEN s.method = 'credit_card' THEN 'card' ELSE s.method END, s.bucket, s.at
     FROM steps s CROSS JOIN LATERAL (VALUES
       (0, 'paid', 'payment', 'credit', s.amount),
       (1, 'paid', 'fee', 'debit', (s.fee ->> 'estimatedFee')::bigint),

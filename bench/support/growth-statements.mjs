@@ -56,3 +56,99 @@ export const eventsStatement = (companyId) => ({
     LIMIT $3`,
   values: [companyId, false, 21]
 })
+
+/** SqlReceivableRepository's `list` (the schedule), as it reaches Postgres: first page, after `afterId`, or filtered. */
+export const receivablesStatement = (companyId, { afterId, status, paymentDateGte } = {}) => {
+  const values = [companyId, "test"]
+  const param = (value) => {
+    values.push(value)
+    return `$${values.length}`
+  }
+  const conditions = ["r.company_id = $1", "r.mode = $2"]
+  if (afterId !== undefined) {
+    const id = param(afterId)
+    const cursorDate = `(SELECT payment_date FROM receivables WHERE id = ${id})`
+    conditions.push(`r.payment_date >= ${cursorDate}`, `(r.payment_date > ${cursorDate} OR r.id > ${id})`)
+  }
+  if (status !== undefined) conditions.push(`r.status = ${param(status)}`)
+  if (paymentDateGte !== undefined) conditions.push(`r.payment_date >= ${param(paymentDateGte)}::date`)
+  const text = `
+    SELECT r.id, r.installment, r.amount, r.fee, r.net_amount, r.balance, r.status,
+      to_char(r.payment_date, 'YYYY-MM-DD') AS payment_date,
+      to_char(r.original_payment_date, 'YYYY-MM-DD') AS original_payment_date,
+      i.secure_id::text AS invoice_secure_id, r.anticipation_fee,
+      fatura_ts(r.created_at) AS created_at, fatura_ts(r.updated_at) AS updated_at
+    FROM receivables r JOIN invoices i ON i.id = r.invoice_id
+    WHERE ${conditions.join(" AND ")}
+    ORDER BY r.payment_date, r.id
+    LIMIT ${param(21)}`
+  return { text, values }
+}
+
+/**
+ * The receivables sweep (Receivables.sweep over SqlReceivableRepository's `lockDue` and `settle`), as it reaches
+ * Postgres: batches of 500 waiting receivables due by `today`, each batch its own transaction that locks them, makes
+ * them available and writes their settlement entries (Ledger.onSettlement); until a batch is short. Returns how many.
+ */
+export const sweepReceivables = async (db, today) => {
+  let settled = 0
+  while (true) {
+    await db.query("BEGIN")
+    try {
+      const { rows } = await db.query(
+        `SELECT r.id, r.net_amount, r.balance, r.company_id, r.mode, r.invoice_id, r.payment_date
+         FROM receivables r JOIN invoices i ON i.id = r.invoice_id
+         WHERE r.status = 'waiting_funds' AND r.payment_date <= $1::date
+         ORDER BY r.payment_date, r.id
+         LIMIT 500
+         FOR UPDATE OF r SKIP LOCKED
+         FOR KEY SHARE OF i SKIP LOCKED`,
+        [today]
+      )
+      if (rows.length > 0) {
+        const entries = rows.flatMap((row) => {
+          const net = Number(row.net_amount)
+          if (net === 0) return []
+          const [from, to] = net > 0 ? ["waiting", "available"] : ["available", "waiting"]
+          const common = [row.id, row.company_id, row.mode, row.invoice_id, "settlement"]
+          return [
+            [...common, "debit", Math.abs(net), row.balance, from],
+            [...common, "credit", Math.abs(net), row.balance, to]
+          ]
+        })
+        const params = []
+        const tuple = (values) => `(${values.map((value) => `$${params.push(value)}`).join(", ")})`
+        const moved = rows.map((row) => tuple([row.id, row.payment_date]))
+        const ledger = entries.map((entry) => tuple(entry))
+        await db.query(
+          `WITH moved AS (
+             UPDATE receivables r SET status = 'available', payment_date = m.payment_date::date, updated_at = now()
+             FROM (VALUES ${moved.join(", ")}) AS m (id, payment_date)
+             WHERE r.id = m.id::bigint AND r.status = 'waiting_funds'
+             RETURNING r.id)${
+               ledger.length === 0
+                 ? ""
+                 : `, ledger AS (
+             INSERT INTO ledger_entries (company_id, mode, invoice_id, type, direction, amount, balance, bucket,
+               created_at)
+             SELECT e.company_id::bigint, e.mode, e.invoice_id::bigint, e.type, e.direction, e.amount::bigint,
+               e.balance, e.bucket, now()
+             FROM (VALUES ${ledger.join(", ")})
+               AS e (receivable_id, company_id, mode, invoice_id, type, direction, amount, balance, bucket)
+             WHERE e.receivable_id::bigint IN (SELECT id FROM moved)
+             ORDER BY e.company_id, e.mode
+             RETURNING id)`
+             }
+           SELECT count(*) FROM moved`,
+          params
+        )
+      }
+      await db.query("COMMIT")
+      settled += rows.length
+      if (rows.length < 500) return settled
+    } catch (error) {
+      await db.query("ROLLBACK")
+      throw error
+    }
+  }
+}

@@ -44,14 +44,24 @@ const invoiceFor = (operation: Operation, tenant: Tenant): InvoiceRef => {
   const route = `${operation.method} ${operation.path}`
   if (route.endsWith("/boleto.pdf")) return tenant.boleto
   if (route.endsWith("/pay") && route.includes("/public/")) return tenant.cardPending
-  if (route.endsWith("/refund") || route.endsWith("/chargeback")) return tenant.cardPaid
+  if (route.endsWith("/refund") || route.endsWith("/chargeback") || route.includes("/receivables")) {
+    return tenant.cardPaid
+  }
   return tenant.pix
 }
 
 interface Slot {
   readonly in: "path" | "query" | "body"
   readonly name: string
-  readonly kind: "invoice" | "checkout-token" | "event" | "delivery" | "endpoint" | "operation" | "card-token"
+  readonly kind:
+    | "invoice"
+    | "checkout-token"
+    | "event"
+    | "delivery"
+    | "endpoint"
+    | "operation"
+    | "receivable"
+    | "card-token"
 }
 
 /** Sent in every request of the route: the path, what the route requires, and the payer's checkout token. */
@@ -68,6 +78,7 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
   const inDeliveries = operation.path.includes("/webhooks/deliveries")
   const inEndpoints = operation.path.includes("/webhooks/endpoints")
   const inOperations = operation.path.includes("/balance/operations")
+  const inReceivables = operation.path.includes("/receivables")
   if (where === "path" && name === "secureId") return { in: where, name, kind: "invoice" }
   if (where === "path" && name === "id" && inDeliveries) return { in: where, name, kind: "delivery" }
   if (where === "path" && name === "id" && inEndpoints) return { in: where, name, kind: "endpoint" }
@@ -75,7 +86,8 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
   if (where !== "path" && (name === "id" || name === "invoice_id")) return { in: where, name, kind: "invoice" }
   if (where === "query" && name === "event_id") return { in: where, name, kind: "event" }
   if (where === "query" && name === "starting_after") {
-    return { in: where, name, kind: inEvents ? "event" : inOperations ? "operation" : "invoice" }
+    const kind = inEvents ? "event" : inOperations ? "operation" : inReceivables ? "receivable" : "invoice"
+    return { in: where, name, kind }
   }
   if (where === "body" && name === "card" && operation.path.includes("/public/invoices/")) {
     return { in: where, name, kind: "card-token" }
@@ -92,6 +104,8 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
     "payment_method",
     "created_gte",
     "created_lte",
+    "payment_date_gte",
+    "payment_date_lte",
     "external_ref",
     "type",
     "amount",
@@ -122,6 +136,7 @@ const unknownValue = (slot: Slot, numeric: boolean): string | number => {
     case "endpoint":
       return `we_${randomUUID()}`
     case "operation":
+    case "receivable":
       return 9_000_000_000
     case "checkout-token":
       return "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -143,6 +158,8 @@ const ownValue = (slot: Slot, operation: Operation, tenant: Tenant, numeric: boo
       return tenant.endpointId
     case "operation":
       return tenant.operationId
+    case "receivable":
+      return tenant.receivableId
     case "checkout-token":
       return invoice.token
     case "card-token":

@@ -10,6 +10,7 @@ import {
   IdempotencyLeaseSeconds,
   PixSettlements,
   Postbacks,
+  Receivables,
   Retention
 } from "@fatura/application"
 import {
@@ -64,13 +65,16 @@ const cardChargeInterval = "10 seconds"
 /** How often what is past its retention is purged: often enough that each purge finds a batch or a few. */
 const retentionInterval = "1 minute"
 
+/** How often receivables whose day has come are made available: they fall due at midnight, São Paulo time. */
+const receivablesInterval = "1 minute"
+
 /** How often pix returns left without an answer are looked for: they are a minute old before they count. */
 const pixReturnInterval = "10 seconds"
 
 /**
  * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks, settles
- * card charges whose answer was lost, reconciles pix with the pix provider, settles pix returns left unanswered and
- * purges what is past its retention in the background.
+ * card charges whose answer was lost, reconciles pix with the pix provider, settles pix returns left unanswered, makes
+ * due receivables available and purges what is past its retention in the background.
  */
 const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
   Layer.effectDiscard(
@@ -80,7 +84,9 @@ const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
       const retention = yield* Retention
       const cardCharges = yield* CardCharges
       const pixSettlements = yield* PixSettlements
+      const receivables = yield* Receivables
       yield* Effect.forkScoped(expirations.run("5 seconds"))
+      yield* Effect.forkScoped(receivables.run(receivablesInterval))
       yield* Effect.forkScoped(cardCharges.run(cardChargeInterval))
       yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))
       yield* Effect.forkScoped(retention.run(retentionInterval))

@@ -16,6 +16,7 @@ import {
   Postbacks,
   type PostbackTargets,
   PublicBaseUrl,
+  Receivables,
   Retention,
   RetentionPeriods,
   WebhookEndpoints
@@ -58,6 +59,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     Postbacks.layer,
     WebhookEndpoints.layer,
     BalanceStatement.layer,
+    Receivables.layer,
     Retention.layer,
     CardTokens.layer
   ).pipe(

@@ -10,6 +10,7 @@ interface Operation {
   readonly direction: "credit" | "debit"
   readonly amount: number
   readonly balance: string
+  readonly bucket: "available" | "waiting"
   readonly invoice_id: string
   readonly created_at: string
 }
@@ -28,7 +29,10 @@ describe.each(testDatabases)("the statement on $name", (database) => {
     return reply.body as { data: Array<Operation>; has_more: boolean; next_cursor: number | null }
   }
 
-  /** A company with a paid pix invoice refunded in part and a paid card invoice. */
+  /**
+   * A company with a paid pix invoice refunded in part (pix is available at once, so the refund takes from the
+   * available balance) and a paid card invoice, whose money waits for its receivable (SPEC 13.1).
+   */
   const aCompanyThatSold = async () => {
     const registered = await app.registerCompany()
     const key = registered.secretKey
@@ -51,12 +55,14 @@ describe.each(testDatabases)("the statement on $name", (database) => {
     const page = await operations(key)
     expect(page.has_more).toBe(false)
     expect(page.next_cursor).toBeNull()
-    expect(page.data.map((entry) => [entry.type, entry.direction, entry.balance, entry.invoice_id])).toEqual([
-      ["refund", "debit", "pix", pix.secureId],
-      ["fee", "debit", "card", card.secureId],
-      ["payment", "credit", "card", card.secureId],
-      ["fee", "debit", "pix", pix.secureId],
-      ["payment", "credit", "pix", pix.secureId]
+    expect(
+      page.data.map((entry) => [entry.type, entry.direction, entry.balance, entry.bucket, entry.invoice_id])
+    ).toEqual([
+      ["refund", "debit", "pix", "available", pix.secureId],
+      ["fee", "debit", "card", "waiting", card.secureId],
+      ["payment", "credit", "card", "waiting", card.secureId],
+      ["fee", "debit", "pix", "available", pix.secureId],
+      ["payment", "credit", "pix", "available", pix.secureId]
     ])
     expect(page.data[0]).toEqual({
       id: page.data[0]!.id,
@@ -70,16 +76,41 @@ describe.each(testDatabases)("the statement on $name", (database) => {
       anticipation_id: null,
       created_at: page.data[0]!.created_at
     })
-    const enterprise = (await app.request("GET", "/api/v2/company", { key })).body
-    const sum = (balance: string) =>
-      page.data
-        .filter((entry) => entry.balance === balance)
-        .reduce((total, entry) => total + (entry.direction === "credit" ? entry.amount : -entry.amount), 0)
-    expect([sum("pix"), sum("card"), sum("bank_slip")]).toEqual([
-      enterprise.balance_pix,
-      enterprise.balance_card,
-      enterprise.balance_bank_slip
+    // Each bucket of each balance is the sum of its entries: `balance_*` the available ones, `waiting_funds_*` the
+    // waiting ones. Pix 12 345 − 246 − 1 000 is available; card 10 000 − 438 waits for its receivable.
+    const sums = (entries: ReadonlyArray<Operation>) => {
+      const sum = (balance: string, bucket: string) =>
+        entries
+          .filter((entry) => entry.balance === balance && entry.bucket === bucket)
+          .reduce((total, entry) => total + (entry.direction === "credit" ? entry.amount : -entry.amount), 0)
+      return ["pix", "card", "bank_slip"].flatMap((balance) => [sum(balance, "available"), sum(balance, "waiting")])
+    }
+    const shown = async () => {
+      const enterprise = (await app.request("GET", "/api/v2/company", { key })).body
+      return ["pix", "card", "bank_slip"].flatMap((balance) => [
+        enterprise[`balance_${balance}`],
+        enterprise[`waiting_funds_${balance}`]
+      ])
+    }
+    expect(sums(page.data)).toEqual([11_099, 0, 0, 9_562, 0, 0])
+    expect(await shown()).toEqual(sums(page.data))
+
+    // Released, the card's receivable moves its money from one bucket to the other: two settlement entries.
+    const released = await app.request("POST", "/api/v2/sandbox/receivables/release", { key, body: { id: card.id } })
+    expect(released.status, JSON.stringify(released.body)).toBe(200)
+    const after = (await operations(key)).data
+    expect(after.slice(2)).toEqual(page.data)
+    expect(
+      after
+        .slice(0, 2)
+        .map((entry) => [entry.type, entry.direction, entry.amount, entry.balance, entry.bucket, entry.invoice_id])
+        .sort()
+    ).toEqual([
+      ["settlement", "credit", 9_562, "card", "available", card.secureId],
+      ["settlement", "debit", 9_562, "card", "waiting", card.secureId]
     ])
+    expect(sums(after)).toEqual([11_099, 0, 9_562, 0, 0, 0])
+    expect(await shown()).toEqual(sums(after))
     // The test key's entries are not the live key's (the ports' contract holds each mode to its own entries).
     expect((await operations(live.secretKey)).data).toEqual([])
   })

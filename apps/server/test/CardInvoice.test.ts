@@ -1,5 +1,6 @@
 // SPEC 4.1 (credit_card), 5.1 (`card`, `card_associate`), 6.3, 7.2–7.4: card payments through the sandbox
 // acquirer, with installments and 3-D Secure.
+import { BusinessCalendar } from "@fatura/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { cardRequest, nextYear, pixRequest, startApp, type TestApp, testCard } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
@@ -47,23 +48,40 @@ describe.each(testDatabases)("card invoices on $name", (database) => {
     expect(invoice.invoice.is_credit_card).toBe(true)
     expect(invoice.timeline.map((entry: { status: string }) => entry.status)).toEqual(["pending", "paid"])
     expect(invoice.fee).toEqual({ estimatedFee: 438, fixedAmount: 39, netAmount: 9_562, spreadPercentage: 3.99 })
+    // The money waits for its receivable, due 30 days after the payment (on a business day): both entries are in
+    // the waiting bucket, and the available balance has nothing of it yet (SPEC 13.1).
     expect(invoice.financial_movements).toEqual([
       expect.objectContaining({
         type: "payment",
         direction: "credit",
         amount: 10_000,
         balance: "card",
-        bucket: "available"
+        bucket: "waiting"
       }),
-      expect.objectContaining({ type: "fee", direction: "debit", amount: 438, balance: "card" })
+      expect.objectContaining({ type: "fee", direction: "debit", amount: 438, balance: "card", bucket: "waiting" })
     ])
     expect(invoice.enterprise).toMatchObject({
-      balance_card: 9_562,
+      balance_card: 0,
+      waiting_funds_card: 9_562,
       amount_invoice_total: 10_000,
       amount_invoices_competicion: 10_000
     })
     const company = await app.request("GET", "/api/v2/company", { key: registered.secretKey })
-    expect(company.body.balance_card).toBe(9_562)
+    expect([company.body.balance_card, company.body.waiting_funds_card]).toEqual([0, 9_562])
+    const receivables = await app.request("GET", `/api/v2/receivables?invoice_id=${invoice.secureId}`, {
+      key: registered.secretKey
+    })
+    const paidOn = BusinessCalendar.saoPauloDate(invoice.paidAt)
+    expect(receivables.body.data).toEqual([
+      expect.objectContaining({
+        installment: 1,
+        amount: 10_000,
+        fee: 438,
+        net_amount: 9_562,
+        status: "waiting_funds",
+        payment_date: BusinessCalendar.onBusinessDay(BusinessCalendar.plusDays(paidOn, 30))
+      })
+    ])
 
     const events = await app.query(
       `SELECT type, data->>'status' AS status FROM events WHERE invoice_id = ${Number(invoice.id)} ORDER BY type`

@@ -48,6 +48,7 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
 
   it("a slow acquirer delays no refund of the same company, however many charges wait on it", async () => {
     const { secretKey, paidPix, pendingCard, createCard } = await merchant()
+    // A pix sale: its money is available at once, so its refund is not refused for the balance.
     const toRefund = await paidPix(50_000)
     const pending = await pendingCard()
 
@@ -83,8 +84,11 @@ describe.each(testDatabases)("card charges outside transactions on $name", (data
       (sum, invoice) => sum + Number(invoice.amount) - Number(invoice.fee.estimatedFee),
       0
     )
+    // Every card charge waits for its receivable (SPEC 13.1); the pix refunded from was available at once (D+0), so
+    // the refund took the available balance down: 50 000 − 995 − 1 000.
     const company = await suite.app.request("GET", "/api/v2/company", { key: secretKey })
-    expect(company.body.balance_card).toBe(net)
+    expect([company.body.balance_card, company.body.waiting_funds_card]).toEqual([0, net])
+    expect([company.body.balance_pix, company.body.waiting_funds_pix]).toEqual([48_005, 0])
   })
 
   it("settles a create whose answer was lost from what the acquirer says, once: by its repeat, or by the sweep", async () => {

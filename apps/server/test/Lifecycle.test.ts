@@ -1,5 +1,6 @@
 // SPEC 4.3, 4.4, 4.9, 6.1–6.2 (expiry), 7.1, 7.4: refunds, sandbox helpers, expiry and the invoice list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bucketsOf, movement, release } from "./support/Receivables.js"
 import { boletoPayer, cardRequest, pixRequest, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -21,8 +22,13 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
         call("POST", "/api/v2/invoices/refund", { id, ...(amount === undefined ? {} : { amount }), reason }),
       sandbox: (action: string, id: string | number) =>
         call("POST", `/api/v2/sandbox/invoices/${action}`, { id: String(id) }),
+      /** Creates an invoice paid at once (a card's), and releases its receivables: its money is available now. */
+      released: async (body: unknown) =>
+        release(app, secretKey, (await call("POST", "/api/v2/invoices", body)).body.id),
       get: async (id: string) => (await call("GET", `/api/v2/invoices?id=${id}`)).body,
       info: async () => (await call("GET", "/api/v2/company")).body,
+      /** The card balance: available, and waiting for its receivables. */
+      card: () => call("GET", "/api/v2/company").then(({ body }) => [body.balance_card, body.waiting_funds_card]),
       list: (query = "") => call("GET", `/api/v2/invoices/list${query}`)
     }
   }
@@ -30,8 +36,8 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
   describe("refunds", () => {
     it("refunds part, then part again, then the rest, with reasons, ledger entries, timeline and events", async () => {
       const merchant = await company()
-      // Another sale first, so that the card balance covers a full refund (fees are not returned).
-      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
+      // Another sale, released: its money is available for what the invoice's own receivable cannot cover (its fee).
+      await merchant.released(cardRequest({}, { total_price_cents: 50_000 }))
       const paid = await merchant.create(cardRequest())
       expect(paid.status).toBe("paid")
       const first = await merchant.refund(paid.secureId, 3_000, "damaged item")
@@ -63,14 +69,15 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
         "partially_refunded",
         "refunded"
       ])
+      // The first two out of the invoice's waiting receivable; the rest takes what it still waits for (9 562 −
+      // 5 000) and the remainder out of the available balance: one debit per bucket.
       const refunds = rest.body.financial_movements.filter((entry: { type: string }) => entry.type === "refund")
-      expect(refunds.map((entry: { amount: number; direction: string }) => [entry.amount, entry.direction])).toEqual([
-        [3_000, "debit"],
-        [2_000, "debit"],
-        [5_000, "debit"]
+      expect(refunds).toEqual([
+        ...[3_000, 2_000, 4_562].map((amount) => movement("refund", "debit", amount, "card", "waiting")),
+        movement("refund", "debit", 438, "card", "available")
       ])
       // Both sales net of their fees (50 000 − 2 034, 10 000 − 438), less the refunds: the fee is not returned.
-      expect((await merchant.info()).balance_card).toBe(50_000 - 2_034 + 10_000 - 438 - 10_000)
+      expect(await merchant.card()).toEqual([50_000 - 2_034 + 10_000 - 438 - 10_000, 0])
       const events = await app.query(
         `SELECT type FROM events WHERE invoice_id = ${Number(paid.id)} ORDER BY created_at, type`
       )
@@ -85,11 +92,12 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
 
     it("answers 409 invalid_state for a pending, refused or fully refunded invoice, before looking at the amount", async () => {
       const merchant = await company()
-      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
+      // Released, this sale's money covers the fee the full refund does not get back from the invoice's receivable.
+      await merchant.released(cardRequest({}, { total_price_cents: 50_000 }))
       const pending = await merchant.create(pixRequest())
       const refused = await merchant.create(cardRequest({ number: "4000000000000002" }))
       const paid = await merchant.create(cardRequest())
-      await merchant.refund(paid.secureId)
+      expect((await merchant.refund(paid.secureId)).status).toBe(201)
       for (const invoice of [pending, refused, paid]) {
         for (const amount of [999_999_999, 1e21]) {
           const reply = await merchant.refund(invoice.secureId, amount)
@@ -101,7 +109,6 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
 
     it("answers 422 refund_exceeds_remaining above what is left, and 400 below one cent", async () => {
       const merchant = await company()
-      await merchant.create(cardRequest({}, { total_price_cents: 50_000 }))
       const paid = await merchant.create(cardRequest())
       await merchant.refund(paid.secureId, 4_000)
       // However large: an integer the client's JSON writes as 2^53 or 1e21 is still just more than is left.
@@ -120,13 +127,16 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
 
     it("answers 422 insufficient_balance when the method's balance cannot cover the refund", async () => {
       const merchant = await company()
+      // A small sale, released: 300 − 51 = 249 available.
+      await merchant.released(cardRequest({}, { total_price_cents: 300 }))
       const paid = await merchant.create(cardRequest())
-      // The balance is 10 000 − 438 = 9 562: a full refund of 10 000 is more than it holds.
+      // Its waiting receivable's 10 000 − 438 and the available 249 are together 9 811: less than a full refund.
       const reply = await merchant.refund(paid.secureId)
-      expect(reply.status).toBe(422)
-      expect(reply.body.code).toBe("insufficient_balance")
-      expect((await merchant.refund(paid.secureId, 9_562)).status).toBe(201)
-      expect((await merchant.info()).balance_card).toBe(0)
+      expect([reply.status, reply.body.code]).toEqual([422, "insufficient_balance"])
+      expect(reply.body.message).toBe("the balance (9811) does not cover a refund of 10000")
+      expect(await merchant.card()).toEqual([249, 9_562])
+      expect((await merchant.refund(paid.secureId, 9_811)).status).toBe(201)
+      expect(await merchant.card()).toEqual([0, 0])
     })
 
     it("answers 404 for another company's invoice and for unknown ids", async () => {
@@ -152,23 +162,26 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       expect(paidPix.status).toBe(200)
       expect(paidPix.body).toMatchObject({ status: "paid" })
       expect(paidPix.body.paidAt).toMatch(/Z$/)
+      // A pix is available the day it is paid (D+0); a boleto waits until the next business day (D+1).
       expect(paidPix.body.financial_movements).toEqual([
-        expect.objectContaining({ type: "payment", direction: "credit", amount: 10_000, balance: "pix" }),
-        expect.objectContaining({ type: "fee", direction: "debit", amount: 199, balance: "pix" })
+        movement("payment", "credit", 10_000, "pix", "available"),
+        movement("fee", "debit", 199, "pix", "available")
       ])
       const paidBoleto = await app.request("POST", "/api/v2/sandbox/invoices/pay", {
         key: merchant.key,
         body: { id: boleto.id }
       })
       expect(paidBoleto.body.status).toBe("paid")
+      expect(paidBoleto.body.financial_movements).toEqual([
+        movement("payment", "credit", 20_000, "bank_slip", "waiting"),
+        movement("fee", "debit", 349, "bank_slip", "waiting")
+      ])
       const info = await merchant.info()
-      expect(info).toMatchObject({
-        balance_pix: 9_801,
-        balance_bank_slip: 20_000 - 349,
-        balance_card: 0,
-        amount_invoice_total: 30_000,
-        amount_invoices_competicion: 30_000
+      expect(bucketsOf(info)).toEqual({
+        available: { pix: 9_801, card: 0, bank_slip: 0 },
+        waiting: { pix: 0, card: 0, bank_slip: 20_000 - 349 }
       })
+      expect(info).toMatchObject({ amount_invoice_total: 30_000, amount_invoices_competicion: 30_000 })
       const again = await merchant.sandbox("pay", pix.secureId)
       expect(again.status).toBe(409)
       expect(again.body.code).toBe("invalid_state")
@@ -197,20 +210,20 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
 
     it("charges back what was not refunded of a paid or partially refunded card invoice", async () => {
       const merchant = await company()
-      await merchant.create(cardRequest({}, { total_price_cents: 20_000 }))
+      await merchant.released(cardRequest({}, { total_price_cents: 20_000 }))
       const paid = await merchant.create(cardRequest())
       await merchant.refund(paid.secureId, 2_500)
-      const before = (await merchant.info()).balance_card
+      // Released, the other sale is available (20 000 − 837); the refund took 2 500 of the invoice's waiting 9 562.
+      expect(await merchant.card()).toEqual([19_163, 7_062])
       const reply = await merchant.sandbox("chargeback", paid.secureId)
       expect(reply.status).toBe(200)
       expect(reply.body.status).toBe("chargedback")
-      expect(reply.body.financial_movements.at(-1)).toMatchObject({
-        type: "chargeback",
-        direction: "debit",
-        amount: 7_500,
-        balance: "card"
-      })
-      expect((await merchant.info()).balance_card).toBe(before - 7_500)
+      // The 7 500 not refunded: what the receivable still waits for, then the rest out of the available balance.
+      expect(reply.body.financial_movements.slice(-2)).toEqual([
+        movement("chargeback", "debit", 7_062, "card", "waiting"),
+        movement("chargeback", "debit", 438, "card", "available")
+      ])
+      expect(await merchant.card()).toEqual([19_163 - 438, 0])
       expect((await merchant.sandbox("chargeback", paid.secureId)).status).toBe(409)
       expect((await merchant.refund(paid.secureId, 100)).status).toBe(409)
     })
@@ -219,7 +232,8 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       const merchant = await company()
       const paid = await merchant.create(cardRequest())
       await merchant.sandbox("chargeback", paid.secureId)
-      expect((await merchant.info()).balance_card).toBe(9_562 - 10_000)
+      // All its receivable waits for, 9 562, and the 438 of the fee out of an available balance of nothing.
+      expect(await merchant.card()).toEqual([9_562 - 10_000, 0])
     })
 
     it("charges back card invoices only", async () => {
@@ -235,8 +249,8 @@ describe.each(testDatabases)("invoice lifecycle on $name", (database) => {
       const registered = await app.registerCompany()
       const live = await app.createKey(registered.company.id, "live")
       const invoice = (await app.request("POST", "/api/v2/invoices", { key: live.secretKey, body: pixRequest() })).body
-      for (const action of ["pay", "expire", "chargeback"]) {
-        const reply = await app.request("POST", `/api/v2/sandbox/invoices/${action}`, {
+      for (const path of ["invoices/pay", "invoices/expire", "invoices/chargeback", "receivables/release"]) {
+        const reply = await app.request("POST", `/api/v2/sandbox/${path}`, {
           key: live.secretKey,
           body: { id: invoice.secureId }
         })

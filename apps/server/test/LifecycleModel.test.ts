@@ -1,7 +1,8 @@
-// SPEC 4.4, 4.9, 5.1, 5.3, 7.1, 7.3, 7.4: a model-based test of the invoice lifecycle. Random sequences of
-// creates, sandbox pays, refunds, expiries and chargebacks run against one fresh company per run, next to a
-// simple model of each invoice; after every step the answer must be the one the model predicts, every balance
-// must equal its ledger entries and the model, and the touched invoice must be consistent with itself.
+// SPEC 4.4, 4.9, 5.1, 5.3, 7.1, 7.3, 7.4, 13.1: a model-based test of the invoice lifecycle. Random sequences of
+// creates, sandbox pays, refunds, expiries, chargebacks and releases of receivables run against one fresh company per
+// run, next to a simple model of each invoice and of where its money is (available, or waiting for its receivables);
+// after every step the answer must be the one the model predicts, every bucket of every balance must equal its ledger
+// entries and the model, and the touched invoice must be consistent with itself and with its receivables.
 import { InvoiceTransaction } from "@fatura/domain"
 import { Exit, Schema } from "effect"
 import * as fc from "fast-check"
@@ -21,9 +22,14 @@ import {
   type ModelInvoice,
   methodOf,
   type Prediction,
+  pay,
   pick,
-  unknownId
+  release,
+  takeBack,
+  unknownId,
+  waitingOf
 } from "./support/LifecycleModel.js"
+import { type Bucket, bucketsOf } from "./support/Receivables.js"
 import { type Reply, startApp, type TestApp } from "./support/TestApp.js"
 import { testDatabases } from "./support/TestDatabases.js"
 
@@ -39,12 +45,17 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
   })
   afterAll(() => app.stop())
 
-  it("every random sequence of create, pay, refund, expire and chargeback keeps the model's answers, balances and invoices", async () => {
+  it("every random sequence of create, pay, refund, expire, chargeback and release keeps the model's answers, balances and invoices", async () => {
     const runSequence = async (actions: ReadonlyArray<Action>) => {
       const registered = await app.registerCompany({ name: "Loja Modelo Ltda" })
       const key = registered.secretKey
       const companyId = Number(registered.company.id)
-      const model: Model = { invoices: [], balances: { pix: 0, card: 0, bank_slip: 0 }, paidTotal: 0 }
+      const model: Model = {
+        invoices: [],
+        balances: { pix: 0, card: 0, bank_slip: 0 },
+        waiting: { pix: 0, card: 0, bank_slip: 0 },
+        paidTotal: 0
+      }
       const post = (path: string, body: unknown) => app.request("POST", path, { key, body })
 
       for (const [step, action] of actions.entries()) {
@@ -76,14 +87,11 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
                   refunded: 0,
                   refunds: 0,
                   net: 0,
+                  waiting: [],
                   timeline: ["pending"]
                 }
                 if (action.variant === "card_approved") {
-                  invoice.status = "paid"
-                  invoice.timeline.push("paid")
-                  invoice.net = action.amount - fee
-                  model.balances.card += action.amount - fee
-                  model.paidTotal += action.amount
+                  pay(model, invoice, installments)
                 } else if (action.variant === "card_refused") {
                   invoice.status = "refused"
                   invoice.timeline.push("refused")
@@ -108,11 +116,7 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
                     ? {
                         status: 200,
                         apply: () => {
-                          invoice.status = "paid"
-                          invoice.timeline.push("paid")
-                          invoice.net = invoice.amount - invoice.fee
-                          model.balances[balanceKindOf(invoice.method)] += invoice.amount - invoice.fee
-                          model.paidTotal += invoice.amount
+                          pay(model, invoice, 1)
                           return invoice
                         }
                       }
@@ -141,18 +145,23 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
                 prediction = invalidState
               } else if (amount > remaining) {
                 prediction = { status: 422, code: "refund_exceeds_remaining" }
-              } else if (model.balances[balanceKindOf(invoice.method)] < amount) {
-                prediction = { status: 422, code: "insufficient_balance" }
+              } else if (waitingOf(invoice) + model.balances[balanceKindOf(invoice.method)] < amount) {
+                // SPEC 7.4: what the invoice's receivables wait for and the available balance cover it together, or not.
+                const balance = waitingOf(invoice) + model.balances[balanceKindOf(invoice.method)]
+                prediction = {
+                  status: 422,
+                  code: "insufficient_balance",
+                  message: `the balance (${balance}) does not cover a refund of ${amount}`
+                }
               } else {
                 prediction = {
                   status: 201,
                   apply: () => {
                     invoice.refunded += amount
                     invoice.refunds += 1
-                    invoice.net -= amount
                     invoice.status = invoice.refunded === invoice.amount ? "refunded" : "partially_refunded"
                     invoice.timeline.push(invoice.status)
-                    model.balances[balanceKindOf(invoice.method)] -= amount
+                    takeBack(model, invoice, amount)
                     return invoice
                   }
                 }
@@ -185,15 +194,27 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
                     ? {
                         status: 200,
                         apply: () => {
-                          const notRefunded = invoice.amount - invoice.refunded
                           invoice.status = "chargedback"
                           invoice.timeline.push("chargedback")
-                          invoice.net -= notRefunded
-                          model.balances.card -= notRefunded
+                          takeBack(model, invoice, invoice.amount - invoice.refunded)
                           return invoice
                         }
                       }
                     : invalidState
+              break
+            }
+            case "release": {
+              reply = await post("/api/v2/sandbox/receivables/release", { id })
+              prediction =
+                invoice === undefined
+                  ? { status: 404, code: "not_found" }
+                  : {
+                      status: 200,
+                      apply: () => {
+                        release(model, invoice)
+                        return invoice
+                      }
+                    }
               break
             }
           }
@@ -201,9 +222,17 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
 
         // The answer is the one the model predicts.
         expect(
-          { status: reply.status, code: reply.status >= 400 ? reply.body?.code : undefined },
+          {
+            status: reply.status,
+            code: reply.status >= 400 ? reply.body?.code : undefined,
+            ...("message" in prediction ? { message: reply.body?.message } : {})
+          },
           `${context}: ${JSON.stringify(reply.body).slice(0, 400)}`
-        ).toEqual({ status: prediction.status, code: "code" in prediction ? prediction.code : undefined })
+        ).toEqual({
+          status: prediction.status,
+          code: "code" in prediction ? prediction.code : undefined,
+          ...("message" in prediction ? { message: prediction.message } : {})
+        })
         if (reply.status < 300) expectContractShape(reply.body, context)
         if ("apply" in prediction) {
           touched = prediction.apply()
@@ -211,23 +240,22 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
           expect(reply.body.refundedAmount, context).toBe(touched.refunded)
         }
 
-        // Every balance equals the model and the sum of its ledger entries.
+        // Every bucket of every balance equals the model and the sum of its ledger entries.
         const company = await app.request("GET", "/api/v2/company", { key })
         expect(company.status, context).toBe(200)
-        const balances = {
-          pix: company.body.balance_pix,
-          card: company.body.balance_card,
-          bank_slip: company.body.balance_bank_slip
-        }
-        expect(balances, context).toEqual(model.balances)
+        const buckets = bucketsOf(company.body)
+        expect(buckets, context).toEqual({ available: model.balances, waiting: model.waiting })
         expect(company.body.amount_invoice_total, context).toBe(model.paidTotal)
         const ledger = await app.query(
-          `SELECT balance, sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END)::int AS total
-           FROM ledger_entries WHERE company_id = ${companyId} GROUP BY balance`
+          `SELECT balance, bucket, sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END)::int AS total
+           FROM ledger_entries WHERE company_id = ${companyId} GROUP BY balance, bucket`
         )
-        const ledgerBalances: Record<BalanceKind, number> = { pix: 0, card: 0, bank_slip: 0 }
-        for (const row of ledger) ledgerBalances[row.balance as BalanceKind] = Number(row.total)
-        expect(ledgerBalances, context).toEqual(balances)
+        const ledgerBuckets: Record<Bucket, Record<BalanceKind, number>> = {
+          available: { pix: 0, card: 0, bank_slip: 0 },
+          waiting: { pix: 0, card: 0, bank_slip: 0 }
+        }
+        for (const row of ledger) ledgerBuckets[row.bucket as Bucket][row.balance as BalanceKind] = Number(row.total)
+        expect(ledgerBuckets, context).toEqual(buckets)
 
         if (touched !== undefined) await checkInvoice(key, touched, context)
       }
@@ -295,11 +323,29 @@ describe.each(testDatabases)("invoice lifecycle against a model on $name", (data
     expect(detail.value_total, where).toBe(invoice.amount)
     expect(invoice.fee.estimatedFee, where).toBe(model.fee)
 
-    const net = invoice.financial_movements.reduce(
-      (sum: number, entry: { direction: string; amount: number }) =>
-        sum + (entry.direction === "credit" ? entry.amount : -entry.amount),
-      0
-    )
+    // Its entries add up to its net, what waits in the waiting bucket; its receivables add up to its net too, and
+    // those still waiting, installment by installment, to what the model's installments wait for.
+    const inBucket = (bucket: Bucket | null) =>
+      invoice.financial_movements
+        .filter((entry: { bucket: Bucket }) => bucket === null || entry.bucket === bucket)
+        .reduce(
+          (sum: number, entry: { direction: string; amount: number }) =>
+            sum + (entry.direction === "credit" ? entry.amount : -entry.amount),
+          0
+        )
+    expect([inBucket(null), inBucket("waiting")], where).toEqual([model.net, waitingOf(model)])
+    const receivables = await app.request("GET", `/api/v2/receivables?invoice_id=${model.secureId}&limit=100`, { key })
+    expect([receivables.status, receivables.body.has_more], where).toEqual([200, false])
+    const waiting = new Map<number, number>()
+    let net = 0
+    for (const receivable of receivables.body.data as ReadonlyArray<Record<string, number | string>>) {
+      net += Number(receivable.net_amount)
+      if (receivable.status !== "waiting_funds") continue
+      const installment = Number(receivable.installment)
+      waiting.set(installment, (waiting.get(installment) ?? 0) + Number(receivable.net_amount))
+    }
     expect(net, where).toBe(model.net)
+    const nonZero = (entries: Iterable<[number, number]>) => [...entries].filter(([, amount]) => amount !== 0).sort()
+    expect(nonZero(waiting), where).toEqual(nonZero(model.waiting.map((amount, index) => [index + 1, amount])))
   }
 })

@@ -176,6 +176,23 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
     const signed = entries.map((entry) => (entry.direction === "credit" ? entry.amount : -entry.amount))
     expect(signed.reduce((sum, amount) => sum + amount, 0)).toBe(Number(stated!.replaceAll(" ", "")))
 
+    // "the card sale's three installments", waiting; then released: "`waiting_funds_card` 0 and `balance_card` 56 967".
+    const scheduled = answers.find((answer) => answer.command.includes("/api/v2/receivables?invoice_id="))
+    const installments = at(json(scheduled!), "data") as Array<{ status: string; net_amount: number }>
+    expect(installments.map((receivable) => receivable.status)).toEqual([
+      "waiting_funds",
+      "waiting_funds",
+      "waiting_funds"
+    ])
+    const releasedTo = /`waiting_funds_card` 0 and `balance_card` ([\d ]+)/.exec(readme)?.[1]
+    expect(releasedTo, "the README states the card balance after the release").toBeDefined()
+    const released = answers.find((answer) => answer.command.includes("/api/v2/sandbox/receivables/release"))
+    expect(at(json(released!), "enterprise.waiting_funds_card")).toBe(0)
+    expect(at(json(released!), "enterprise.balance_card")).toBe(Number(releasedTo!.replaceAll(" ", "")))
+    expect(installments.reduce((sum, receivable) => sum + receivable.net_amount, 0)).toBe(
+      Number(releasedTo!.replaceAll(" ", ""))
+    )
+
     // "the receiver prints `invoice.created` and `invoice.paid`", in whichever order they are delivered.
     const deadline = Date.now() + 30_000
     const types = () => receiver.at("/postbacks").map((arrival) => arrival.headers["x-fatura-event-type"])

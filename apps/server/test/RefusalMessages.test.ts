@@ -8,6 +8,7 @@ import { InvoiceStatus, PaymentMethod } from "@fatura/domain"
 import { describe, expect, it } from "vitest"
 import { gatedAcquirer, until } from "./support/GatedAcquirer.js"
 import { inMemory } from "./support/InMemoryServices.js"
+import { release } from "./support/Receivables.js"
 import { appChargingThrough } from "./support/SuiteServers.js"
 import { boletoRequest, cardRequest, payAsPayer, pixRequest, type Reply } from "./support/TestApp.js"
 
@@ -148,14 +149,16 @@ describe.each([inMemory])("refusal messages on $name", (database) => {
       }
     }
 
-    // Sales enough for every refund to be covered: a refund is refused for its status, not for the balance.
+    // Sales enough for every refund to be covered: a refund is refused for its status, not for the balance. A boleto's
+    // and a card's money waits for its receivables, so they are released to be available (a pix's is at once).
     await moved("/api/v2/sandbox/invoices/pay", {
       id: (await created(pixRequest({ total_price_cents: 1_000_000 }))).secureId
     })
-    await moved("/api/v2/sandbox/invoices/pay", {
+    const boleto = await moved("/api/v2/sandbox/invoices/pay", {
       id: (await created(boletoRequest({ total_price_cents: 1_000_000 }))).secureId
     })
-    await created(cardRequest({}, { total_price_cents: 1_000_000 }))
+    await release(suite.app, secretKey, boleto.secureId)
+    await release(suite.app, secretKey, (await created(cardRequest({}, { total_price_cents: 1_000_000 }))).secureId)
     return { invoiceIn, ask }
   }
 

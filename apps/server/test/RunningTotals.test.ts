@@ -1,6 +1,7 @@
-// SPEC 5.3, 7.4: balances and paid totals are running sums kept by the database (migration 0006). They are filled
-// from what was recorded before the migration, move with every ledger entry and every `paid_at`, and the competition
-// month is the São Paulo calendar month: 2026-10-01T02:59:59Z is still September there.
+// SPEC 5.3, 7.4, 13.1: balances and paid totals are running sums kept by the database (migration 0006), each balance
+// in two buckets since migration 0019: available, and waiting for its receivables. They are filled from what was
+// recorded before the migrations, move with every ledger entry (in its bucket) and every `paid_at`, and the
+// competition month is the São Paulo calendar month: 2026-10-01T02:59:59Z is still September there.
 
 import { CompanyRepository } from "@fatura/application"
 import type { Company, Timestamp } from "@fatura/domain"
@@ -12,6 +13,7 @@ import { testDatabases } from "./support/TestDatabases.js"
 
 type Mode = "test" | "live"
 type Kind = "pix" | "card" | "bank_slip"
+type Bucket = "available" | "waiting"
 
 describe.each(testDatabases)("running totals on $name", (database) => {
   let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient | CompanyRepository, unknown>
@@ -61,11 +63,24 @@ describe.each(testDatabases)("running totals on $name", (database) => {
     return Number(row!.id)
   }
 
-  const insertEntry = (owner: Owner, invoiceId: number, mode: Mode, kind: Kind, direction: string, amount: number) =>
+  /**
+   * A ledger entry: a payment's credit or a fee's debit unless `type` says otherwise; in `bucket` when given (the
+   * column's default, `available`, otherwise: before migration 0017 there is no such column).
+   */
+  const insertEntry = (
+    owner: Owner,
+    invoiceId: number,
+    mode: Mode,
+    kind: Kind,
+    direction: string,
+    amount: number,
+    { type, bucket }: { readonly type?: string; readonly bucket?: Bucket } = {}
+  ) =>
     query(`
-      INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
-      VALUES (${owner.companyId}, ${invoiceId}, '${mode}', '${direction === "credit" ? "payment" : "fee"}',
-              '${direction}', ${amount}, '${kind}', now())`)
+      INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance,
+                                  ${bucket === undefined ? "" : "bucket, "}created_at)
+      VALUES (${owner.companyId}, ${invoiceId}, '${mode}', '${type ?? (direction === "credit" ? "payment" : "fee")}',
+              '${direction}', ${amount}, '${kind}', ${bucket === undefined ? "" : `'${bucket}', `}now())`)
 
   const totals = (owner: Owner, mode: Mode, now: string) =>
     run(
@@ -75,16 +90,20 @@ describe.each(testDatabases)("running totals on $name", (database) => {
       })
     )
 
-  /** The totals summed from scratch, as the service computed them before migration 0006. */
+  /**
+   * The totals summed from scratch, as the service computed them before migration 0006: each balance per bucket, its
+   * entries in `available` for `balance*`, in `waiting` for `waiting*`.
+   */
   const recomputed = async (owner: Owner, mode: Mode, now: string) => {
+    const balance = (kind: Kind, bucket: Bucket) => `
+        (SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0) FROM ledger_entries
+          WHERE company_id = ${owner.companyId} AND mode = '${mode}' AND balance = '${kind}'
+            AND bucket = '${bucket}') AS ${bucket}_${kind}`
+    const balances = (["pix", "card", "bank_slip"] as const).flatMap((kind) =>
+      (["available", "waiting"] as const).map((bucket) => balance(kind, bucket))
+    )
     const [row] = await query(`
-      SELECT
-        (SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0) FROM ledger_entries
-          WHERE company_id = ${owner.companyId} AND mode = '${mode}' AND balance = 'pix') AS pix,
-        (SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0) FROM ledger_entries
-          WHERE company_id = ${owner.companyId} AND mode = '${mode}' AND balance = 'card') AS card,
-        (SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0) FROM ledger_entries
-          WHERE company_id = ${owner.companyId} AND mode = '${mode}' AND balance = 'bank_slip') AS bank_slip,
+      SELECT ${balances.join(",")},
         (SELECT coalesce(sum(amount), 0) FROM invoices
           WHERE company_id = ${owner.companyId} AND mode = '${mode}' AND paid_at IS NOT NULL) AS total,
         (SELECT coalesce(sum(amount), 0) FROM invoices
@@ -94,9 +113,12 @@ describe.each(testDatabases)("running totals on $name", (database) => {
             AND paid_at < (date_trunc('month', '${now}'::timestamptz AT TIME ZONE 'America/Sao_Paulo')
                            + interval '1 month') AT TIME ZONE 'America/Sao_Paulo') AS month`)
     return {
-      balancePix: Number(row!.pix),
-      balanceCard: Number(row!.card),
-      balanceBankSlip: Number(row!.bank_slip),
+      balancePix: Number(row!.available_pix),
+      balanceCard: Number(row!.available_card),
+      balanceBankSlip: Number(row!.available_bank_slip),
+      waitingPix: Number(row!.waiting_pix),
+      waitingCard: Number(row!.waiting_card),
+      waitingBankSlip: Number(row!.waiting_bank_slip),
       amountInvoiceTotal: Number(row!.total),
       amountInvoicesCompeticion: Number(row!.month)
     }
@@ -133,12 +155,28 @@ describe.each(testDatabases)("running totals on $name", (database) => {
     await insertEntry(first, live, "live", "pix", "credit", 7_000)
     await insertEntry(second, other, "test", "pix", "credit", 4_000)
 
+    // Migration 0019 gives what was paid before it receivables already available, and moves no balance: the
+    // running balances are those filled before it, and nothing waits.
+    await run(Migrations.runThrough("0018_company_bank_code"))
+    const companies = `${first.companyId}, ${second.companyId}`
+    const stored = `SELECT company_id, mode, pix::int, card::int, bank_slip::int FROM company_balances
+                    WHERE company_id IN (${companies}) ORDER BY company_id, mode`
+    const before = await query(stored)
     await run(Migrations.run)
+    expect(await query(stored)).toEqual(before)
+    const receivables = await query(`
+      SELECT invoice_id, status, count(*)::int AS count FROM receivables WHERE company_id IN (${companies})
+      GROUP BY invoice_id, status ORDER BY invoice_id`)
+    expect(receivables.map((row) => [Number(row.invoice_id), row.status, row.count])).toEqual(
+      [lastOfSeptember, firstOfOctober, live, other].map((invoice) => [invoice, "available", 1])
+    )
 
+    const nothingWaits = { waitingPix: 0, waitingCard: 0, waitingBankSlip: 0 }
     expect(await totals(first, "test", october)).toEqual({
       balancePix: 9_901,
       balanceCard: 2_500,
       balanceBankSlip: -300,
+      ...nothingWaits,
       amountInvoiceTotal: 12_500,
       amountInvoicesCompeticion: 2_500
     })
@@ -147,6 +185,7 @@ describe.each(testDatabases)("running totals on $name", (database) => {
       balancePix: 7_000,
       balanceCard: 0,
       balanceBankSlip: 0,
+      ...nothingWaits,
       amountInvoiceTotal: 7_000,
       amountInvoicesCompeticion: 7_000
     })
@@ -155,9 +194,17 @@ describe.each(testDatabases)("running totals on $name", (database) => {
       balancePix: 0,
       balanceCard: 0,
       balanceBankSlip: 0,
+      ...nothingWaits,
       amountInvoiceTotal: 0,
       amountInvoicesCompeticion: 0
     })
+    for (const [owner, mode] of [
+      [first, "test"],
+      [first, "live"],
+      [second, "test"]
+    ] as const) {
+      expect(await totals(owner, mode, october)).toEqual(await recomputed(owner, mode, october))
+    }
   })
 
   it("move with every ledger entry and every change of paid_at, and equal the totals summed from scratch", async () => {
@@ -176,14 +223,25 @@ describe.each(testDatabases)("running totals on $name", (database) => {
     await insertEntry(owner, pending, "test", "pix", "debit", 5_000)
     // A change of month moves the amount from one month to the other.
     await query(`UPDATE invoices SET paid_at = '2026-10-20T10:00:00Z' WHERE id = ${paidLater}`)
+    // Entries of the waiting bucket move only the waiting totals: a card payment and its fee waiting for their
+    // receivables, part of it settled (out of waiting, into available), and a boleto payment a refund takes from.
+    await insertEntry(owner, paidLater, "test", "card", "credit", 1_200, { bucket: "waiting" })
+    await insertEntry(owner, paidLater, "test", "card", "debit", 200, { bucket: "waiting" })
+    await insertEntry(owner, paidLater, "test", "card", "debit", 400, { type: "settlement", bucket: "waiting" })
+    await insertEntry(owner, paidLater, "test", "card", "credit", 400, { type: "settlement", bucket: "available" })
+    await insertEntry(owner, paidLater, "test", "bank_slip", "credit", 700, { bucket: "waiting" })
+    await insertEntry(owner, paidLater, "test", "bank_slip", "debit", 300, { type: "refund", bucket: "waiting" })
 
     for (const now of [september, october]) {
       expect(await totals(owner, "test", now)).toEqual(await recomputed(owner, "test", now))
     }
     expect(await totals(owner, "test", october)).toEqual({
       balancePix: -49,
-      balanceCard: 3_000,
+      balanceCard: 3_000 + 400,
       balanceBankSlip: 0,
+      waitingPix: 0,
+      waitingCard: 1_200 - 200 - 400,
+      waitingBankSlip: 700 - 300,
       amountInvoiceTotal: 8_000,
       amountInvoicesCompeticion: 8_000
     })

@@ -87,6 +87,48 @@ describe.each([inMemory])("the typed client on $name", (database) => {
     expect(reused).toMatchObject({ _tag: "IdempotencyConflict", code: "idempotency_conflict" })
   })
 
+  it("lists a card sale's receivables, releases them in the sandbox, and reads them available", async () => {
+    const receivablesKey = (await app.registerCompany()).secretKey
+    const outcome = await Effect.runPromise(
+      clientOf(app, receivablesKey).pipe(
+        Effect.flatMap((client) =>
+          Effect.gen(function* () {
+            const sale = yield* client.invoices.create({
+              payload: {
+                ...pix(30_000),
+                method: "credit_card",
+                card: {
+                  number: "4111111111111111",
+                  first_name: "Maria",
+                  last_name: "Souza",
+                  month: "12",
+                  year: "2030",
+                  security_code: "123",
+                  installment: 2
+                }
+              }
+            })
+            const waiting = yield* client.company.receivables({ query: { invoice_id: sale.secureId } })
+            const released = yield* client.sandbox.releaseReceivables({ payload: { id: sale.secureId } })
+            const available = yield* client.company.receivables({ query: { status: "available" } })
+            return { sale, waiting: waiting.data, released, available: available.data }
+          })
+        )
+      )
+    )
+    expect(outcome.waiting.map((receivable) => [receivable.installment, receivable.status])).toEqual([
+      [1, "waiting_funds"],
+      [2, "waiting_funds"]
+    ])
+    expect(outcome.released.enterprise).toMatchObject({
+      balance_card: outcome.sale.fee.netAmount,
+      waiting_funds_card: 0
+    })
+    expect(outcome.available.map((receivable) => receivable.id)).toEqual(
+      outcome.waiting.map((receivable) => receivable.id)
+    )
+  })
+
   it("creates, lists and deletes a webhook endpoint, and decodes a 404 for one deleted already", async () => {
     const endpointKey = (await app.registerCompany()).secretKey
     const outcome = await Effect.runPromise(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
-// postback deliveries, expiry sweeps, card charges whose answer was lost, the reconciliation of pix with the pix
+// postback deliveries, expiry sweeps, due receivables, card charges whose answer was lost, the reconciliation of pix with the pix
 // provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may
 // run at once: each round locks what it takes and skips what another worker holds (two workers settling the same lost
 // charge both ask the acquirer, and the second finds it settled), and a delivery whose worker died is taken up after
@@ -15,6 +15,7 @@ import {
   PixSettlements,
   PostbackLeaseSeconds,
   Postbacks,
+  Receivables,
   Retention,
   RetentionPeriod,
   RetentionPeriods
@@ -50,7 +51,8 @@ const program = Effect.gen(function* () {
     Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)),
     Postbacks.layer,
     Retention.layer,
-    CardCharges.layer
+    CardCharges.layer,
+    Receivables.layer
   ).pipe(
     Layer.provideMerge(PixSettlements.layer),
     Layer.provide(
@@ -72,6 +74,7 @@ const program = Effect.gen(function* () {
     const purges = yield* Retention
     const cardCharges = yield* CardCharges
     const pixSettlements = yield* PixSettlements
+    const receivables = yield* Receivables
     yield* Effect.logInfo("worker started", { worker })
     return yield* Effect.all(
       [
@@ -79,6 +82,7 @@ const program = Effect.gen(function* () {
         postbacks.run(worker, pollInterval),
         purges.run("1 minute"),
         cardCharges.run("10 seconds"),
+        receivables.run("1 minute"),
         pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: "10 seconds" })
       ],
       { concurrency: "unbounded" }

@@ -25,7 +25,7 @@ export const BalanceOperation = Schema.Struct({
   amount: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Cents." }),
   balance: PaymentMethod.BalanceKind,
   bucket: Ledger.Bucket.annotate({
-    description: "`available`, or `waiting` until its receivable falls due; every entry is available today."
+    description: "`available`, or `waiting` until its receivable falls due."
   }),
   invoice_id: Schema.NullOr(InvoiceTransaction.SecureId).annotate({
     description: "The secureId of the invoice it belongs to."

@@ -22,7 +22,19 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
   .add(
     helper("pay", "Sandbox: pay", "A pending pix or bank_slip invoice becomes paid, as if the payer paid it now."),
     helper("expire", "Sandbox: expire", "A pending invoice becomes expired now."),
-    helper("chargeback", "Sandbox: chargeback", "A paid or partially refunded card invoice becomes chargedback.")
+    helper("chargeback", "Sandbox: chargeback", "A paid or partially refunded card invoice becomes chargedback."),
+    HttpApiEndpoint.post("releaseReceivables", "/sandbox/receivables/release", {
+      payload: InvoiceReferenceRequest,
+      success: InvoiceTransaction.InvoiceTransaction,
+      error: [...RouteErrors.anyPost, ForbiddenResponse, NotFoundResponse]
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Sandbox: release receivables",
+        description:
+          "The invoice's waiting receivables become available now, dated today, as if their days had come: their " +
+          "money moves from `waiting_funds_<method>` to `balance_<method>`."
+      })
+    )
   )
   .middleware(SecretKeyAuthorization)
   .prefix("/api/v2")

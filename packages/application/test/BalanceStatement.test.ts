@@ -44,8 +44,8 @@ describe("BalanceStatement.operations", () => {
           page.operations.map((entry) => [entry.type, entry.direction, entry.balance, entry.bucket, entry.createdAt])
         ).toEqual([
           ["refund", "debit", "pix", "available", timestamp("2026-03-10T15:03:00.000Z")],
-          ["fee", "debit", "card", "available", timestamp("2026-03-10T15:02:00.000Z")],
-          ["payment", "credit", "card", "available", timestamp("2026-03-10T15:02:00.000Z")],
+          ["fee", "debit", "card", "waiting", timestamp("2026-03-10T15:02:00.000Z")],
+          ["payment", "credit", "card", "waiting", timestamp("2026-03-10T15:02:00.000Z")],
           ["fee", "debit", "pix", "available", timestamp("2026-03-10T15:01:00.000Z")],
           ["payment", "credit", "pix", "available", timestamp("2026-03-10T15:01:00.000Z")]
         ])
@@ -57,12 +57,19 @@ describe("BalanceStatement.operations", () => {
           pix.secureId
         ])
         const { totals } = yield* (yield* Companies).info(principal)
-        const sum = (balance: string) =>
-          page.operations.filter((entry) => entry.balance === balance).reduce((s, entry) => s + Ledger.signed(entry), 0)
-        expect([sum("pix"), sum("card"), sum("bank_slip")]).toEqual([
+        const sum = (balance: string, bucket: string) =>
+          page.operations
+            .filter((entry) => entry.balance === balance && entry.bucket === bucket)
+            .reduce((s, entry) => s + Ledger.signed(entry), 0)
+        expect(
+          ["pix", "card", "bank_slip"].flatMap((balance) => [sum(balance, "available"), sum(balance, "waiting")])
+        ).toEqual([
           totals.balancePix,
+          totals.waitingPix,
           totals.balanceCard,
-          totals.balanceBankSlip
+          totals.waitingCard,
+          totals.balanceBankSlip,
+          totals.waitingBankSlip
         ])
       })
     )

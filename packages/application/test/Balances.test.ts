@@ -23,16 +23,21 @@ describe("Companies.info", () => {
         yield* invoices.create(live, cardRequest({}, { totalPriceCents: 30_000 }))
         const companies = yield* Companies
         const test = yield* companies.info(principal)
+        // A pix is available at once; a boleto and a card wait for their receivables' days (SPEC 13.1).
         expect(test.totals).toEqual({
           balancePix: 10_000 - 199,
-          balanceCard: 10_000 - 438,
-          balanceBankSlip: 10_000 - 349,
+          balanceCard: 0,
+          balanceBankSlip: 0,
+          waitingPix: 0,
+          waitingCard: 10_000 - 438,
+          waitingBankSlip: 10_000 - 349,
           amountInvoiceTotal: 30_000,
           amountInvoicesCompeticion: 30_000
         })
         expect((yield* companies.info(live)).totals).toMatchObject({
           balancePix: 0,
-          balanceCard: 30_000 - 1_236,
+          balanceCard: 0,
+          waitingCard: 30_000 - 1_236,
           amountInvoiceTotal: 30_000
         })
       })

@@ -124,6 +124,7 @@ describe("a card invoice whose payment waits for the acquirer (in memory)", () =
             paidAt: null,
             refundedAmount: locked.refundedAmount,
             movements: [],
+            receivables: [],
             refund: null
           })
         })

@@ -6,8 +6,10 @@ import { InvoiceRepository } from "../src/invoices/InvoiceRepository.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import { InvoiceLifecycle } from "../src/moves/InvoiceLifecycle.js"
 import { Transactions } from "../src/platform/Transactions.js"
+import { Receivables } from "../src/receivables/Receivables.js"
 import {
   boletoRequest,
+  buckets,
   cardRequest,
   eventTypes,
   ledger,
@@ -33,7 +35,8 @@ describe("InvoiceLifecycle.pay", () => {
             ["payment", "credit", 10_000],
             ["fee", "debit", 199]
           ])
-          expect(paid.totals).toMatchObject({ balancePix: 9_801, balanceCard: 0, balanceBankSlip: 0 })
+          // A pix is available the moment it is paid (SPEC 13.1).
+          expect(paid.totals).toMatchObject({ balancePix: 9_801, waitingPix: 0, balanceCard: 0, balanceBankSlip: 0 })
           expect(yield* eventTypes(principal, invoice.secureId)).toEqual(["invoice.created", "invoice.paid"])
         })
       )
@@ -55,18 +58,23 @@ describe("InvoiceLifecycle.pay", () => {
         expect(yield* Effect.flip(lifecycle.pay(live, livePix.secureId))).toMatchObject({ _tag: "SandboxOnly" })
         const reread = yield* invoices.find(principal, boleto.secureId)
         expect(reread.invoice.movements).toHaveLength(2)
-        expect(reread.totals.balanceBankSlip).toBe(10_000 - 349)
+        // A boleto waits for the next business day (SPEC 13.1).
+        expect(reread.totals).toMatchObject({ balanceBankSlip: 0, waitingBankSlip: 10_000 - 349 })
       })
     )
   )
 })
 
 describe("InvoiceLifecycle.refund", () => {
-  /** A paid card invoice of 100,00, and the card balance to refund it from: another sale of 500,00. */
+  /**
+   * A paid card invoice of 100,00, waiting for its day, and the card balance to refund it from: another sale of
+   * 500,00, released.
+   */
   const paidCardInvoice = Effect.gen(function* () {
     const { principal } = yield* registerMerchant()
     const invoices = yield* Invoices
-    yield* invoices.create(principal, cardRequest({}, { totalPriceCents: 50_000 }))
+    const other = yield* invoices.create(principal, cardRequest({}, { totalPriceCents: 50_000 }))
+    yield* (yield* Receivables).release(principal, other.invoice.secureId)
     const { invoice } = yield* invoices.create(principal, cardRequest())
     return { principal, invoice }
   })
@@ -89,10 +97,12 @@ describe("InvoiceLifecycle.refund", () => {
             [2_000, null],
             [5_000, null]
           ])
-          expect(ledger(rest.invoice).slice(2)).toEqual([
-            ["refund", "debit", 3_000],
-            ["refund", "debit", 2_000],
-            ["refund", "debit", 5_000]
+          // Out of its own waiting receivable first (10 000 − 438), the rest out of the available balance.
+          expect(buckets(rest.invoice).slice(2)).toEqual([
+            ["refund", "debit", 3_000, "waiting"],
+            ["refund", "debit", 2_000, "waiting"],
+            ["refund", "debit", 4_562, "waiting"],
+            ["refund", "debit", 438, "available"]
           ])
           expect(rest.invoice.timeline.map((entry) => entry.status)).toEqual([
             "pending",
@@ -102,7 +112,8 @@ describe("InvoiceLifecycle.refund", () => {
             "refunded"
           ])
           // Both sales net of their fees (50 000 − 2 034, 10 000 − 438), less the refunds: the fee is not returned.
-          expect(rest.totals.balanceCard).toBe(50_000 - 2_034 + 10_000 - 438 - 10_000)
+          expect(rest.totals.balanceCard + rest.totals.waitingCard).toBe(50_000 - 2_034 + 10_000 - 438 - 10_000)
+          expect(rest.totals).toMatchObject({ balanceCard: 50_000 - 2_034 - 438, waitingCard: 0 })
           expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
             "invoice.created",
             "invoice.paid",
@@ -136,7 +147,7 @@ describe("InvoiceLifecycle.refund", () => {
         const reread = yield* (yield* Invoices).find(principal, invoice.secureId)
         expect(reread.invoice).toMatchObject({ status: "partially_refunded", refundedAmount: 6_000 })
         expect(reread.invoice.refunds).toHaveLength(1)
-        expect(reread.totals.balanceCard).toBe(50_000 - 2_034 + 10_000 - 438 - 6_000)
+        expect(reread.totals).toMatchObject({ balanceCard: 50_000 - 2_034, waitingCard: 10_000 - 438 - 6_000 })
       })
     )
   )
@@ -147,11 +158,11 @@ describe("InvoiceLifecycle.refund", () => {
         const { principal } = yield* registerMerchant()
         const { invoice } = yield* (yield* Invoices).create(principal, cardRequest())
         const lifecycle = yield* InvoiceLifecycle
-        // The only sale left 9 562 in the card balance: a full refund of 10 000 is more than that.
+        // The only sale waits with 9 562, and nothing is available: a full refund of 10 000 is more than that.
         const refused = yield* Effect.flip(lifecycle.refund(principal, invoice.secureId, null, null))
         expect(refused).toMatchObject({ _tag: "InsufficientBalance", balance: 9_562, required: 10_000 })
         const partial = yield* lifecycle.refund(principal, invoice.secureId, 9_562, null)
-        expect(partial.totals.balanceCard).toBe(0)
+        expect(partial.totals).toMatchObject({ balanceCard: 0, waitingCard: 0 })
         expect(yield* eventTypes(principal, invoice.secureId)).toEqual([
           "invoice.created",
           "invoice.paid",
@@ -214,6 +225,8 @@ describe("InvoiceLifecycle.refund", () => {
         const lifecycle = yield* InvoiceLifecycle
         const first = (yield* invoices.create(principal, cardRequest({}, { totalPriceCents: 20_000 }))).invoice
         const second = (yield* invoices.create(principal, cardRequest({}, { totalPriceCents: 20_000 }))).invoice
+        yield* (yield* Receivables).release(principal, first.secureId)
+        yield* (yield* Receivables).release(principal, second.secureId)
         // Two sales of 200,00 leave 2 × (20 000 − 837) in the card balance: enough for one full refund, not two.
         const locked = yield* Deferred.make<void>()
         const finish = yield* Deferred.make<void>()
@@ -256,11 +269,13 @@ describe("InvoiceLifecycle.chargeback", () => {
         yield* lifecycle.refund(principal, invoice.secureId, 4_000, null)
         const chargedback = yield* lifecycle.chargeback(principal, invoice.secureId)
         expect(chargedback.invoice.status).toBe("chargedback")
-        expect(ledger(chargedback.invoice).slice(2)).toEqual([
-          ["refund", "debit", 4_000],
-          ["chargeback", "debit", 6_000]
+        // Out of the invoice's waiting receivable (10 000 − 438 − 4 000), the rest out of the available balance.
+        expect(buckets(chargedback.invoice).slice(2)).toEqual([
+          ["refund", "debit", 4_000, "waiting"],
+          ["chargeback", "debit", 5_562, "waiting"],
+          ["chargeback", "debit", 438, "available"]
         ])
-        expect(chargedback.totals.balanceCard).toBe(10_000 - 438 - 10_000)
+        expect(chargedback.totals).toMatchObject({ balanceCard: 10_000 - 438 - 10_000, waitingCard: 0 })
         const pix = (yield* invoices.create(principal, pixRequest())).invoice
         yield* lifecycle.pay(principal, pix.secureId)
         expect(yield* Effect.flip(lifecycle.chargeback(principal, pix.secureId))).toMatchObject({

@@ -103,7 +103,8 @@ describe("Invoices.create", () => {
             ["payment", "credit", 10_000],
             ["fee", "debit", 438]
           ])
-          expect(totals).toMatchObject({ balanceCard: 9_562, amountInvoiceTotal: 10_000 })
+          // Waiting for its installment's day, 30 days on (SPEC 13.1).
+          expect(totals).toMatchObject({ balanceCard: 0, waitingCard: 9_562, amountInvoiceTotal: 10_000 })
           expect(invoice.card).toMatchObject({ brand: "visa", firstDigits: "411111", lastDigits: "1111" })
           expect(invoice.cardAssociate).toMatchObject({
             brand: "visa",
@@ -131,9 +132,9 @@ describe("Invoices.create", () => {
           status: "pending",
           paidAt: null,
           financial_movements: [],
-          enterprise: { balance_card: 0 }
+          enterprise: { balance_card: 0, waiting_funds_card: 0 }
         })
-        expect(paid).toMatchObject({ status: "paid", enterprise: { balance_card: 9_562 } })
+        expect(paid).toMatchObject({ status: "paid", enterprise: { balance_card: 0, waiting_funds_card: 9_562 } })
         expect(paid?.financial_movements).toHaveLength(2)
       })
     )

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import type { BankAccount } from "./BankAccount.js"
 import type { FeePlan } from "./FeePlan.js"
 import { balanceOf, type Entry } from "./Ledger.js"
-import type { PaymentMethod } from "./PaymentMethod.js"
+import type { BalanceKind, PaymentMethod } from "./PaymentMethod.js"
 import type { Timestamp } from "./Timestamp.js"
 
 export const CompanyId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("CompanyId"))
@@ -42,11 +42,17 @@ export interface Company {
   readonly updatedAt: Timestamp
 }
 
-/** Balances and paid totals, all derived from the ledger and the invoices (SPEC 5.3, 7.4). */
+/**
+ * Balances and paid totals, all derived from the ledger and the invoices (SPEC 5.3, 7.4): `balance*` what is
+ * available, `waiting*` what its receivables will make available when they fall due.
+ */
 export interface CompanyTotals {
   readonly balancePix: number
   readonly balanceCard: number
   readonly balanceBankSlip: number
+  readonly waitingPix: number
+  readonly waitingCard: number
+  readonly waitingBankSlip: number
   readonly amountInvoiceTotal: number
   readonly amountInvoicesCompeticion: number
 }
@@ -57,9 +63,12 @@ export interface CompanyTotals {
  * with this move (0 when it paid nothing now) to the paid totals of all time and of the month.
  */
 export const totalsAfter = (totals: CompanyTotals, entries: ReadonlyArray<Entry>, paid: number): CompanyTotals => ({
-  balancePix: totals.balancePix + balanceOf(entries, "pix"),
-  balanceCard: totals.balanceCard + balanceOf(entries, "card"),
-  balanceBankSlip: totals.balanceBankSlip + balanceOf(entries, "bank_slip"),
+  balancePix: totals.balancePix + balanceOf(entries, "pix", "available"),
+  balanceCard: totals.balanceCard + balanceOf(entries, "card", "available"),
+  balanceBankSlip: totals.balanceBankSlip + balanceOf(entries, "bank_slip", "available"),
+  waitingPix: totals.waitingPix + balanceOf(entries, "pix", "waiting"),
+  waitingCard: totals.waitingCard + balanceOf(entries, "card", "waiting"),
+  waitingBankSlip: totals.waitingBankSlip + balanceOf(entries, "bank_slip", "waiting"),
   amountInvoiceTotal: totals.amountInvoiceTotal + paid,
   amountInvoicesCompeticion: totals.amountInvoicesCompeticion + paid
 })
@@ -68,8 +77,23 @@ export const zeroTotals: CompanyTotals = {
   balancePix: 0,
   balanceCard: 0,
   balanceBankSlip: 0,
+  waitingPix: 0,
+  waitingCard: 0,
+  waitingBankSlip: 0,
   amountInvoiceTotal: 0,
   amountInvoicesCompeticion: 0
+}
+
+/** The available balance of a method's kind (SPEC 7.4). */
+export const availableOf = (totals: CompanyTotals, balance: BalanceKind): number => {
+  switch (balance) {
+    case "pix":
+      return totals.balancePix
+    case "card":
+      return totals.balanceCard
+    case "bank_slip":
+      return totals.balanceBankSlip
+  }
 }
 
 const methodBlock: Record<PaymentMethod, BlockKind> = {

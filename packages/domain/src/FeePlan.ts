@@ -5,6 +5,9 @@ import * as Cents from "./Cents.js"
 import type { PaymentMethod } from "./PaymentMethod.js"
 import { Percentage } from "./Percentage.js"
 
+/** Whole days, at most a year. */
+export const SettlementDays = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 366 }))
+
 export const Rate = Schema.Struct({ spreadPercentage: Percentage, fixedAmount: Cents.Cents })
 export type Rate = typeof Rate.Type
 
@@ -17,7 +20,12 @@ export const FeePlan = Schema.Struct({
   /** The referrer's share, 0 unless the company came through a referral (`is_indication_tax`). */
   referrerPercentage: Percentage,
   /** Shown to the company as `retention_tax`; it takes no part in the split. */
-  retentionPercentage: Percentage
+  retentionPercentage: Percentage,
+  /**
+   * The days after a payment its money becomes available (SPEC 13.1): per installment for cards (installment k at
+   * k times the days), moved to the next business day unless 0.
+   */
+  settlementDays: Schema.Struct({ pix: SettlementDays, bank_slip: SettlementDays, credit_card: SettlementDays })
 })
 export type FeePlan = typeof FeePlan.Type
 
@@ -29,7 +37,8 @@ export const defaultFeePlan: FeePlan = {
   credit_card: { oneInstallment: cardRate(3.99), twoToSix: cardRate(4.99), sevenToTwelve: cardRate(5.99) },
   acquirerPercentage: { pix: 0.2, bank_slip: 0, credit_card: 1.8 },
   referrerPercentage: 0,
-  retentionPercentage: 0
+  retentionPercentage: 0,
+  settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 }
 }
 
 /** The rate of a payment; `installments` (1–12, validated at the edge) matters only for cards. */

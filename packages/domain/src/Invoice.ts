@@ -5,7 +5,8 @@ import type { CompanyId } from "./Company.js"
 import type { Document } from "./Document.js"
 import type { FeeSplit } from "./FeePlan.js"
 import type { InvoiceStatus } from "./InvoiceStatus.js"
-import type { BalanceKind, PaymentMethod } from "./PaymentMethod.js"
+import type { Entry } from "./Ledger.js"
+import type { PaymentMethod } from "./PaymentMethod.js"
 import type { Timestamp } from "./Timestamp.js"
 
 export const InvoiceId = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)), Schema.brand("InvoiceId"))
@@ -122,15 +123,9 @@ export interface CardAssociate {
   readonly createdAt: Timestamp
 }
 
-export type MovementType = "payment" | "fee" | "refund" | "refund_reversal" | "chargeback"
-
 /** One ledger entry of the invoice (SPEC 7.4). */
-export interface Movement {
+export interface Movement extends Entry {
   readonly id: number
-  readonly type: MovementType
-  readonly direction: "credit" | "debit"
-  readonly amount: Cents
-  readonly balance: BalanceKind
   readonly createdAt: Timestamp
 }
 

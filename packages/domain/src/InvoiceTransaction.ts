@@ -121,6 +121,9 @@ export const renderEnterprise = (company: Company, totals: CompanyTotals): Enter
   balance_bank_slip: totals.balanceBankSlip,
   balance_card: totals.balanceCard,
   balance_pix: totals.balancePix,
+  waiting_funds_bank_slip: totals.waitingBankSlip,
+  waiting_funds_card: totals.waitingCard,
+  waiting_funds_pix: totals.waitingPix,
   blocked_bank_slip: company.blocks.bank_slip,
   blocked_card: company.blocks.card,
   blocked_pix: company.blocks.pix,
@@ -197,7 +200,7 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       direction: movement.direction,
       amount: movement.amount,
       balance: movement.balance,
-      bucket: "available",
+      bucket: movement.bucket,
       created_at: movement.createdAt
     })),
     refunds: invoice.refunds.map((refund) => ({

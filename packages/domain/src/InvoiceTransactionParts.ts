@@ -2,7 +2,7 @@
 // exactly: its items, fee, client and customer, company, invoice detail, boleto, card, ledger, refunds and timeline.
 import { Schema } from "effect"
 import { InvoiceStatus } from "./InvoiceStatus.js"
-import { Bucket } from "./Ledger.js"
+import { Bucket, EntryType } from "./Ledger.js"
 import { PaymentMethod } from "./PaymentMethod.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -91,6 +91,13 @@ export const Customer = Schema.Struct({
   })
 }).annotate({ identifier: "Customer" })
 
+const waitingFunds = (balance: string) =>
+  Int.annotate({
+    description:
+      `What the company's ${balance} receivables will make available when they fall due (SPEC 13.1), not yet in ` +
+      `balance_${balance}. Absent from events recorded before it was added.`
+  })
+
 export const Enterprise = Schema.Struct({
   id: Id,
   cnpj: Schema.String.annotate({ examples: ["11.444.777/0001-61"] }).check(
@@ -125,6 +132,10 @@ export const Enterprise = Schema.Struct({
   balance_bank_slip: Int,
   balance_card: Int,
   balance_pix: Int,
+  // Optional for what was stored before they existed: the events recorded then, listed and posted as they were.
+  waiting_funds_bank_slip: Schema.optionalKey(waitingFunds("bank_slip")),
+  waiting_funds_card: Schema.optionalKey(waitingFunds("card")),
+  waiting_funds_pix: Schema.optionalKey(waitingFunds("pix")),
   blocked_bank_slip: Schema.Boolean,
   blocked_card: Schema.Boolean,
   blocked_pix: Schema.Boolean,
@@ -196,7 +207,7 @@ export const CardAssociate = Schema.Struct({
 
 export const FinancialMovement = Schema.Struct({
   id: Id,
-  type: Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback"]),
+  type: EntryType,
   direction: Schema.Literals(["credit", "debit"]),
   amount: Cents,
   balance: Schema.Literals(["pix", "card", "bank_slip"]),
@@ -204,8 +215,8 @@ export const FinancialMovement = Schema.Struct({
   bucket: Schema.optionalKey(
     Bucket.annotate({
       description:
-        "Where the entry's money is: `available`, or `waiting` until its receivable falls due (every entry is " +
-        "available today). Absent from events recorded before it was added."
+        "Where the entry's money is: `available`, or `waiting` until its receivable falls due. Absent from events " +
+        "recorded before it was added."
     })
   ),
   created_at: Timestamp

@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import type { Cents } from "./Cents.js"
 import { type BalanceKind, balanceKindOf, type PaymentMethod } from "./PaymentMethod.js"
 
-export const EntryType = Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback"])
+export const EntryType = Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback", "settlement"])
 export type EntryType = typeof EntryType.Type
 
 export const Direction = Schema.Literals(["credit", "debit"])
@@ -12,7 +12,7 @@ export type Direction = typeof Direction.Type
 
 /**
  * Where an entry's money is (SPEC 5.1, 7.4): `available` to withdraw or refund from now, or `waiting` until its
- * receivable falls due. Every entry written so far is available: money is available the moment it is paid.
+ * receivable falls due.
  */
 export const Bucket = Schema.Literals(["available", "waiting"])
 export type Bucket = typeof Bucket.Type
@@ -22,39 +22,79 @@ export interface Entry {
   readonly direction: Direction
   readonly amount: Cents
   readonly balance: BalanceKind
+  readonly bucket: Bucket
 }
 
-/** Paid: the amount comes in and the fee goes out, so the balance grows by the net amount. */
-export const onPaid = (method: PaymentMethod, amount: Cents, fee: Cents): ReadonlyArray<Entry> => {
+/** Paid: the amount comes in and the fee goes out of `bucket`, so it grows by the net amount. */
+export const onPaid = (method: PaymentMethod, amount: Cents, fee: Cents, bucket: Bucket): ReadonlyArray<Entry> => {
   const balance = balanceKindOf(method)
   return [
-    { type: "payment", direction: "credit", amount, balance },
-    { type: "fee", direction: "debit", amount: fee, balance }
+    { type: "payment", direction: "credit", amount, balance, bucket },
+    { type: "fee", direction: "debit", amount: fee, balance, bucket }
   ]
 }
 
-/** A refund gives the payer back what is refunded; the fee is not returned. */
-export const onRefund = (method: PaymentMethod, refunded: Cents): ReadonlyArray<Entry> => [
-  { type: "refund", direction: "debit", amount: refunded, balance: balanceKindOf(method) }
-]
+/**
+ * What a refund or a chargeback takes back, `fromWaiting` out of the invoice's waiting receivables and
+ * `fromAvailable` out of the available balance: one debit per bucket it takes from.
+ */
+export const onTakeBack = (
+  type: "refund" | "chargeback",
+  method: PaymentMethod,
+  fromWaiting: Cents,
+  fromAvailable: Cents
+): ReadonlyArray<Entry> => {
+  const balance = balanceKindOf(method)
+  return [
+    ...(fromWaiting > 0
+      ? [{ type, direction: "debit", amount: fromWaiting, balance, bucket: "waiting" } as const]
+      : []),
+    ...(fromAvailable > 0
+      ? [{ type, direction: "debit", amount: fromAvailable, balance, bucket: "available" } as const]
+      : [])
+  ]
+}
 
 /**
- * A refund the provider refused gives back what its request held: the refund's debit was written when it was asked
- * for, so that no other refund could spend the same balance while the provider decided.
+ * A refund the provider refused gives back what its request held, `toWaiting` into the waiting bucket and
+ * `toAvailable` into the available one: the refund's debit was written when it was asked for, so that no other refund
+ * could spend the same balance while the provider decided.
  */
-export const onRefundRefused = (method: PaymentMethod, held: Cents): ReadonlyArray<Entry> => [
-  { type: "refund_reversal", direction: "credit", amount: held, balance: balanceKindOf(method) }
-]
+export const onRefundRefused = (method: PaymentMethod, toWaiting: Cents, toAvailable: Cents): ReadonlyArray<Entry> => {
+  const balance = balanceKindOf(method)
+  return [
+    ...(toWaiting > 0
+      ? [{ type: "refund_reversal", direction: "credit", amount: toWaiting, balance, bucket: "waiting" } as const]
+      : []),
+    ...(toAvailable > 0
+      ? [{ type: "refund_reversal", direction: "credit", amount: toAvailable, balance, bucket: "available" } as const]
+      : [])
+  ]
+}
 
-/** A chargeback takes back what was not refunded yet; the balance may go negative. */
-export const onChargeback = (method: PaymentMethod, notRefunded: Cents): ReadonlyArray<Entry> =>
-  notRefunded === 0
-    ? []
-    : [{ type: "chargeback", direction: "debit", amount: notRefunded, balance: balanceKindOf(method) }]
+/**
+ * A receivable of `net` falling due: its money leaves the waiting bucket for the available one (the other way for a
+ * negative receivable, what a refund took back from an installment).
+ */
+export const onSettlement = (balance: BalanceKind, net: number): ReadonlyArray<Entry> => {
+  if (net === 0) return []
+  const amount = Math.abs(net) as Cents
+  const [from, to]: [Bucket, Bucket] = net > 0 ? ["waiting", "available"] : ["available", "waiting"]
+  return [
+    { type: "settlement", direction: "debit", amount, balance, bucket: from },
+    { type: "settlement", direction: "credit", amount, balance, bucket: to }
+  ]
+}
 
 export const signed = (entry: Pick<Entry, "direction" | "amount">): number =>
   entry.direction === "credit" ? entry.amount : -entry.amount
 
-/** The balance of one kind after these entries. */
-export const balanceOf = (entries: ReadonlyArray<Entry>, balance: BalanceKind): number =>
-  entries.filter((entry) => entry.balance === balance).reduce((sum, entry) => sum + signed(entry), 0)
+/** The sum of one bucket of one balance after these entries. */
+export const balanceOf = (
+  entries: ReadonlyArray<Pick<Entry, "direction" | "amount" | "balance" | "bucket">>,
+  balance: BalanceKind,
+  bucket: Bucket
+): number =>
+  entries
+    .filter((entry) => entry.balance === balance && entry.bucket === bucket)
+    .reduce((sum, entry) => sum + signed(entry), 0)

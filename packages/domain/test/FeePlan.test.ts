@@ -20,8 +20,15 @@ describe("FeePlan", () => {
       },
       acquirerPercentage: { pix: 0.2, bank_slip: 0, credit_card: 1.8 },
       referrerPercentage: 0,
-      retentionPercentage: 0
+      retentionPercentage: 0,
+      settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 }
     })
+  })
+
+  it("takes settlement days of 0 to 366 whole days per method", () => {
+    const withDays = (days: number) => ({ ...plan, settlementDays: { ...plan.settlementDays, credit_card: days } })
+    for (const days of [0, 1, 30, 366]) expect(Schema.is(FeePlan.FeePlan)(withDays(days)), String(days)).toBe(true)
+    for (const days of [-1, 367, 1.5]) expect(Schema.is(FeePlan.FeePlan)(withDays(days)), String(days)).toBe(false)
   })
 
   it("picks the card rate by installment band, and ignores installments for other methods", () => {
@@ -118,7 +125,12 @@ describe("FeePlan", () => {
         credit_card: hundredths(2_000)
       }),
       referrerPercentage: hundredths(500),
-      retentionPercentage: hundredths(2_000)
+      retentionPercentage: hundredths(2_000),
+      settlementDays: fc.record({
+        pix: fc.integer({ min: 0, max: 60 }),
+        bank_slip: fc.integer({ min: 0, max: 60 }),
+        credit_card: fc.integer({ min: 0, max: 60 })
+      })
     })
     const roundHalfUp = (amount: number, percentage: number) =>
       Math.floor((amount * Math.round(percentage * 100) + 5_000) / 10_000)
@@ -155,6 +167,15 @@ describe("FeePlan", () => {
             expect(valueIndication).toBe(
               Math.min(roundHalfUp(amount, plan.referrerPercentage), split.estimatedFee - valueAdq)
             )
+            // When a payment's money becomes available has no part in how it is split.
+            expect(
+              FeePlan.split(
+                { ...plan, settlementDays: FeePlan.defaultFeePlan.settlementDays },
+                method,
+                installments,
+                cents(amount)
+              )
+            ).toEqual(split)
           }
         ),
         { numRuns: propertyRuns(2_000) }

@@ -13,6 +13,7 @@ import {
   PixSettlements,
   Postbacks,
   PublicBaseUrl,
+  Receivables,
   WebhookEndpoints
 } from "@fatura/application"
 import { FaturaHttp, NodeServer } from "@fatura/http"
@@ -32,6 +33,7 @@ const app = Effect.gen(function* () {
     Postbacks.layer,
     WebhookEndpoints.layer,
     BalanceStatement.layer,
+    Receivables.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(

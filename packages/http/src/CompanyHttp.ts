@@ -1,6 +1,12 @@
-// Handlers of the Company group: Company Infos, Active 3ds and the statement.
-import { type BalanceOperation, Caller, FaturaApi } from "@fatura/api"
-import { BalanceStatement, Companies, type BalanceOperation as Operation } from "@fatura/application"
+// Handlers of the Company group: Company Infos, Active 3ds, the statement and the schedule of receivables.
+import { type BalanceOperation, Caller, FaturaApi, type Receivable } from "@fatura/api"
+import {
+  BalanceStatement,
+  Companies,
+  type BalanceOperation as Operation,
+  Receivables,
+  type ScheduledReceivable
+} from "@fatura/application"
 import { InvoiceTransaction, Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -11,6 +17,7 @@ import * as RoutePolicy from "./RoutePolicy.js"
 export const policies: RoutePolicy.OfGroup<"company"> = {
   info: RoutePolicy.secretKey,
   operations: RoutePolicy.secretKey,
+  receivables: RoutePolicy.secretKey,
   exchangeToken: RoutePolicy.secretKey
 }
 
@@ -27,12 +34,28 @@ const toWireOperation = (operation: Operation): BalanceOperation => ({
   created_at: operation.createdAt
 })
 
+const toWireReceivable = (receivable: ScheduledReceivable): Receivable => ({
+  id: receivable.id,
+  invoice_id: receivable.invoiceId,
+  installment: receivable.installment,
+  amount: receivable.amount,
+  fee: receivable.fee,
+  net_amount: receivable.netAmount,
+  status: receivable.status,
+  payment_date: receivable.paymentDate,
+  original_payment_date: receivable.originalPaymentDate,
+  anticipation_fee: receivable.anticipationFee,
+  created_at: receivable.createdAt,
+  updated_at: receivable.updatedAt
+})
+
 export const layer = HttpApiBuilder.group(
   FaturaApi,
   "company",
   Effect.fn(function* (handlers) {
     const companies = yield* Companies
     const statement = yield* BalanceStatement
+    const receivables = yield* Receivables
     return handlers
       .handle("info", () =>
         Effect.gen(function* () {
@@ -53,6 +76,24 @@ export const layer = HttpApiBuilder.group(
           const last = page.operations.at(-1)
           return {
             data: page.operations.map(toWireOperation),
+            has_more: page.hasMore,
+            next_cursor: page.hasMore && last !== undefined ? last.id : null
+          }
+        }).pipe(Effect.mapError(toResponse))
+      )
+      .handle("receivables", ({ query }) =>
+        Effect.gen(function* () {
+          const page = yield* receivables.list(yield* Caller, {
+            limit: query.limit ?? 20,
+            startingAfter: query.starting_after ?? null,
+            status: query.status ?? null,
+            invoice: query.invoice_id ?? null,
+            paymentDateGte: query.payment_date_gte ?? null,
+            paymentDateLte: query.payment_date_lte ?? null
+          })
+          const last = page.receivables.at(-1)
+          return {
+            data: page.receivables.map(toWireReceivable),
             has_more: page.hasMore,
             next_cursor: page.hasMore && last !== undefined ? last.id : null
           }

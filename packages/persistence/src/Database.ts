@@ -18,6 +18,7 @@ import * as SqlLedgerEntryRepository from "./SqlLedgerEntryRepository.js"
 import * as SqlPixReturnRepository from "./SqlPixReturnRepository.js"
 import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
+import * as SqlReceivableRepository from "./SqlReceivableRepository.js"
 import * as SqlTransactions from "./SqlTransactions.js"
 import * as SqlWebhookEndpointRepository from "./SqlWebhookEndpointRepository.js"
 
@@ -96,6 +97,7 @@ export const repositories = (config: DatabaseConfig) =>
     SqlIdempotencyStore.layer,
     SqlInvoiceRepository.layer,
     SqlLedgerEntryRepository.layer,
+    SqlReceivableRepository.layer,
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,

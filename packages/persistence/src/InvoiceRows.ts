@@ -1,6 +1,16 @@
 // An invoice as its row reads, decoded by Schema: the invoice's columns with its client's and card reference's, and
 // its timeline, ledger entries and refunds aggregated as JSON; and the JSON documents stored in its columns.
-import { Cents, Company, Document, FeePlan, Invoice, InvoiceStatus, PaymentMethod, Timestamp } from "@fatura/domain"
+import {
+  Cents,
+  Company,
+  Document,
+  FeePlan,
+  Invoice,
+  InvoiceStatus,
+  Ledger,
+  PaymentMethod,
+  Timestamp
+} from "@fatura/domain"
 import { Schema } from "effect"
 import { Integer, Json } from "./ColumnSchemas.js"
 import { CardDetails, InvoiceItem, Metadata, Payer } from "./InvoiceDocuments.js"
@@ -43,10 +53,11 @@ const TimelineEntry = Schema.Struct({
 
 const MovementEntry = Schema.Struct({
   id: Integer,
-  type: Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback"]),
-  direction: Schema.Literals(["credit", "debit"]),
+  type: Ledger.EntryType,
+  direction: Ledger.Direction,
   amount: CentsColumn,
   balance: PaymentMethod.BalanceKind,
+  bucket: Ledger.Bucket,
   created_at: Timestamp.Timestamp
 })
 
@@ -207,6 +218,7 @@ export const toInvoice = (row: InvoiceRow): Invoice.Invoice => ({
     direction: entry.direction,
     amount: entry.amount,
     balance: entry.balance,
+    bucket: entry.bucket,
     createdAt: entry.created_at
   }))
 })

@@ -1,7 +1,7 @@
 // The statements that read an invoice whole (with its client, card reference, timeline, ledger entries and refunds, in
 // one round trip) and that append to its history, shared by the adapters that write invoices.
 import type { NewMovement } from "@fatura/application"
-import type { Cents, Invoice, InvoiceStatus, Timestamp } from "@fatura/domain"
+import type { Cents, Invoice, InvoiceStatus, Receivable, Timestamp } from "@fatura/domain"
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
@@ -39,6 +39,7 @@ export interface TimelineEntry {
 export interface History {
   readonly timeline: ReadonlyArray<TimelineEntry>
   readonly movements: ReadonlyArray<NewMovement>
+  readonly receivables: ReadonlyArray<Receivable.NewReceivable>
   /** A refund that succeeds with this write. */
   readonly refund: { readonly amount: Cents.Cents; readonly reason: string | null } | null
 }
@@ -98,21 +99,43 @@ export const make = (sql: SqlClient.SqlClient) => {
     at: Timestamp.Timestamp
   ) =>
     sql`
-      INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+      INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, bucket, created_at)
       SELECT ${owner.companyId}::bigint, ${invoiceId}, ${owner.mode}, entry.type, entry.direction, entry.amount,
-        entry.balance, ${at}::timestamptz
+        entry.balance, entry.bucket, ${at}::timestamptz
       FROM (VALUES ${sql.csv(
         movements.map(
           (movement, n) =>
-            sql`(${n}::int, ${movement.type}, ${movement.direction}, ${movement.amount}::bigint, ${movement.balance})`
+            sql`(${n}::int, ${movement.type}, ${movement.direction}, ${movement.amount}::bigint, ${movement.balance}, ${movement.bucket})`
         )
-      )}) AS entry (n, type, direction, amount, balance)
+      )}) AS entry (n, type, direction, amount, balance, bucket)
       ORDER BY entry.n
       RETURNING id`
 
+  /** Inserts receivables, in their order, of the invoice `invoiceId` evaluates to. */
+  const receivableRows = (
+    invoiceId: Statement.Fragment,
+    owner: Pick<Invoice.Invoice, "companyId" | "mode">,
+    receivables: ReadonlyArray<Receivable.NewReceivable>,
+    at: Timestamp.Timestamp
+  ) =>
+    sql`
+      INSERT INTO receivables (company_id, mode, invoice_id, installment, amount, fee, net_amount, balance, status,
+        payment_date, original_payment_date, created_at, updated_at)
+      SELECT ${owner.companyId}::bigint, ${owner.mode}, ${invoiceId}, r.installment, r.amount, r.fee, r.net_amount,
+        r.balance, r.status, r.payment_date, r.original_payment_date, ${at}::timestamptz, ${at}::timestamptz
+      FROM (VALUES ${sql.csv(
+        receivables.map(
+          (receivable, n) =>
+            sql`(${n}::int, ${receivable.installment}::int, ${receivable.amount}::bigint, ${receivable.fee}::bigint,
+              ${receivable.netAmount}::bigint, ${receivable.balance}, ${receivable.status},
+              ${receivable.paymentDate}::date, ${receivable.originalPaymentDate}::date)`
+        )
+      )}) AS r (n, installment, amount, fee, net_amount, balance, status, payment_date, original_payment_date)
+      ORDER BY r.n`
+
   /**
    * The history writer: `row` (the statement that inserts or changes the invoice's row, RETURNING its id), with the
-   * invoice's timeline entries, ledger entries and refund, in one statement. It returns what it wrote with the ids the
+   * invoice's timeline entries, ledger entries, receivables and refund, in one statement. It returns what it wrote with the ids the
    * rows got, for the caller to build the invoice as it now is from what it holds: nothing is read back.
    *
    * The other writes take the invoice's id from `row`, so the row is written first, and its triggers (the paid months)
@@ -133,6 +156,9 @@ export const make = (sql: SqlClient.SqlClient) => {
       ...(history.movements.length === 0
         ? []
         : [sql`ledger AS (${ledgerRows(invoiceId, owner, history.movements, at)})`]),
+      ...(history.receivables.length === 0
+        ? []
+        : [sql`receivables AS (${receivableRows(invoiceId, owner, history.receivables, at)})`]),
       ...(refund === null
         ? []
         : [
@@ -152,5 +178,5 @@ export const make = (sql: SqlClient.SqlClient) => {
     )
   }
 
-  return { selectInvoice, findById, timelineRows, ledgerRows, writeHistory }
+  return { selectInvoice, findById, timelineRows, ledgerRows, receivableRows, writeHistory }
 }

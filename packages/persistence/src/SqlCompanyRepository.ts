@@ -14,6 +14,9 @@ export const toTotals = (row: Record<string, unknown>): Company.CompanyTotals =>
   balancePix: int(row.balance_pix),
   balanceCard: int(row.balance_card),
   balanceBankSlip: int(row.balance_bank_slip),
+  waitingPix: int(row.waiting_pix),
+  waitingCard: int(row.waiting_card),
+  waitingBankSlip: int(row.waiting_bank_slip),
   amountInvoiceTotal: int(row.amount_invoice_total),
   amountInvoicesCompeticion: int(row.amount_invoices_competicion)
 })

@@ -35,11 +35,13 @@ export const layer = Layer.effect(
         storage
       ),
 
-      insert: (invoice: NewInvoice, client, cardAssociate, timeline, movements) =>
+      insert: (invoice: NewInvoice, client, cardAssociate, timeline, { movements, receivables }) =>
         Effect.gen(function* () {
           const boleto = invoice.boleto
-          // The history writer's insert: the invoice with its timeline and ledger entries, in one statement.
-          const inserted = yield* sql.unsafe(Statements.insertInvoice(timeline.length, movements.length), [
+          // The history writer's insert: the invoice with its timeline, ledger entries and receivables, in one
+          // statement.
+          const statement = Statements.insertInvoice(timeline.length, movements.length, receivables.length)
+          const inserted = yield* sql.unsafe(statement, [
             invoice.secureId,
             invoice.companyId,
             client.id,
@@ -74,10 +76,26 @@ export const layer = Layer.effect(
             invoice.updatedAt,
             invoice.paidAt,
             ...timeline.flatMap((entry) => [entry.status, entry.event]),
-            ...movements.flatMap((movement) => [movement.type, movement.direction, movement.amount, movement.balance])
+            ...movements.flatMap((movement) => [
+              movement.type,
+              movement.direction,
+              movement.amount,
+              movement.balance,
+              movement.bucket
+            ]),
+            ...receivables.flatMap((receivable) => [
+              receivable.installment,
+              receivable.amount,
+              receivable.fee,
+              receivable.netAmount,
+              receivable.balance,
+              receivable.status,
+              receivable.paymentDate,
+              receivable.originalPaymentDate
+            ])
           ])
           const written = yield* InvoiceStatements.writtenOf(
-            { timeline, movements, refund: null },
+            { timeline, movements, receivables, refund: null },
             invoice.createdAt
           )(inserted)
           return {
@@ -144,7 +162,12 @@ export const layer = Layer.effect(
                 pix_end_to_end_id = coalesce(${transition.pixEndToEndId ?? null}, pix_end_to_end_id)
             WHERE id = ${invoice.id}
             RETURNING id`,
-          { timeline: [transition], movements: transition.movements, refund: transition.refund },
+          {
+            timeline: [transition],
+            movements: transition.movements,
+            receivables: transition.receivables,
+            refund: transition.refund
+          },
           transition.at
         ).pipe(
           Effect.map((written) => InvoiceHistory.afterTransition(invoice, transition, written)),
@@ -163,7 +186,12 @@ export const layer = Layer.effect(
                 updated_at = ${settlement.at}::timestamptz
             WHERE id = ${invoice.id}
             RETURNING id`,
-          { timeline: [settlement], movements: settlement.movements, refund: null },
+          {
+            timeline: [settlement],
+            movements: settlement.movements,
+            receivables: settlement.receivables,
+            refund: null
+          },
           settlement.at
         ).pipe(
           Effect.map((written) => InvoiceHistory.afterCardSettlement(invoice, settlement, written)),

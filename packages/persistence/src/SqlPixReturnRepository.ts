@@ -1,6 +1,6 @@
 // The PixReturnRepository port in SQL: refunds asked of the pix provider (rows of `refunds` with a return id), received
 // pix that paid nothing with their returns, and the reconciliation's cursor.
-import { type NewMovement, type PendingRefund, type PixRejection, PixReturnRepository } from "@fatura/application"
+import { type PendingRefund, type PixRejection, PixReturnRepository, type Scheduled } from "@fatura/application"
 import { Invoice, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -88,16 +88,16 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const { writeHistory } = InvoiceStatements.make(sql)
-    /** The ledger entries of a pix return, written with the invoice's updated time. */
+    /** The ledger entries and receivables of a pix return, written with the invoice's updated time. */
     const writeReturnEntries = (
       invoice: Pick<Invoice.Invoice, "id" | "companyId" | "mode">,
-      movements: ReadonlyArray<NewMovement>,
+      scheduled: Scheduled,
       at: Timestamp.Timestamp
     ) =>
       writeHistory(
         invoice,
         sql`UPDATE invoices SET updated_at = ${at}::timestamptz WHERE id = ${invoice.id} RETURNING id`,
-        { timeline: [], movements, refund: null },
+        { timeline: [], movements: scheduled.movements, receivables: scheduled.receivables, refund: null },
         at
       )
 
@@ -119,7 +119,7 @@ export const layer = Layer.effect(
                     ${request.at}::timestamptz)
             RETURNING id`
           const { id } = yield* decodeId(rows)
-          const written = yield* writeReturnEntries(invoice, request.movements, request.at)
+          const written = yield* writeReturnEntries(invoice, request, request.at)
           return InvoiceHistory.afterPendingRefund(invoice, { ...request, id }, written)
         }).pipe(storage),
 
@@ -141,7 +141,7 @@ export const layer = Layer.effect(
           if (closed.length === 0) return Option.none()
           if (outcome.status === "succeeded")
             return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome))
-          const written = yield* writeReturnEntries(invoice, outcome.movements, at)
+          const written = yield* writeReturnEntries(invoice, outcome, at)
           return Option.some(InvoiceHistory.afterReturnClosed(invoice, refundId, outcome, { at, written }))
         }).pipe(storage),
 

@@ -55,7 +55,8 @@ export const keyColumnList = `
  */
 const totalsColumnList = (owner: string, now: string) => `
   coalesce(b.pix, 0) AS balance_pix, coalesce(b.card, 0) AS balance_card,
-  coalesce(b.bank_slip, 0) AS balance_bank_slip,
+  coalesce(b.bank_slip, 0) AS balance_bank_slip, coalesce(b.waiting_pix, 0) AS waiting_pix,
+  coalesce(b.waiting_card, 0) AS waiting_card, coalesce(b.waiting_bank_slip, 0) AS waiting_bank_slip,
   (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
     WHERE m.company_id = ${owner}.company_id AND m.mode = ${owner}.mode) AS amount_invoice_total,
   (SELECT coalesce(sum(m.amount), 0) FROM company_paid_months m
@@ -83,7 +84,7 @@ export const invoiceColumns = `
                                                     'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
            FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
         (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
-                                                    'amount', l.amount, 'balance', l.balance,
+                                                    'amount', l.amount, 'balance', l.balance, 'bucket', l.bucket,
                                                     'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')
            FROM ledger_entries l WHERE l.invoice_id = i.id) AS movements,
         (SELECT coalesce(json_agg(json_build_object('id', f.id, 'amount', f.amount, 'reason', f.reason,
@@ -197,19 +198,32 @@ const insertedInvoiceCasts: Partial<Record<(typeof insertedInvoiceColumns)[numbe
   paid_at: "::timestamptz"
 }
 
+/** A receivable's values, in the order `insertInvoice` takes them. */
+const receivableColumns = "installment amount fee net_amount balance status payment_date original_payment_date".split(
+  " "
+)
+
+const receivableCasts = ["::int", "::bigint", "::bigint", "::bigint", "", "", "::date", "::date"]
+
 /**
  * The history writer's insert (InvoiceStatements.writeHistory's shape): an invoice, its first `timelineEntries`
- * timeline entries and its first `ledgerEntries` ledger entries in one statement, returning its id, its ledger entries'
- * ids (a JSON array, in their order) and a null refund id. $1 to $33 the columns of `insertedInvoiceColumns`, then for
- * each timeline entry, in order, its status and its event, then for each ledger entry its type, direction, amount and
- * balance. The invoice's row is written first; the entries are dated `created_at` and their ids follow their order.
+ * timeline entries, its first `ledgerEntries` ledger entries and its first `receivables` receivables in one statement,
+ * returning its id, its ledger entries' ids (a JSON array, in their order) and a null refund id. $1 to $33 the columns
+ * of `insertedInvoiceColumns`, then for each timeline entry, in order, its status and its event, then for each ledger
+ * entry its type, direction, amount, balance and bucket, then for each receivable its `receivableValues`. The invoice's
+ * row is written first; the entries are dated `created_at` and their ids follow their order.
  */
-export const insertInvoice = (timelineEntries: number, ledgerEntries = 0) => {
+export const insertInvoice = (timelineEntries: number, ledgerEntries = 0, receivables = 0) => {
   const ledgerFrom = 34 + 2 * timelineEntries
+  const receivablesFrom = ledgerFrom + 5 * ledgerEntries
   const timeline = Array.from({ length: timelineEntries }, (_, n) => `(${n}, $${34 + 2 * n}, $${35 + 2 * n})`)
   const ledger = Array.from({ length: ledgerEntries }, (_, n) => {
-    const p = ledgerFrom + 4 * n
-    return `(${n}, $${p}, $${p + 1}, $${p + 2}::bigint, $${p + 3})`
+    const p = ledgerFrom + 5 * n
+    return `(${n}, $${p}, $${p + 1}, $${p + 2}::bigint, $${p + 3}, $${p + 4})`
+  })
+  const scheduled = Array.from({ length: receivables }, (_, n) => {
+    const p = receivablesFrom + receivableColumns.length * n
+    return `(${n}, ${receivableColumns.map((_, k) => `$${p + k}${receivableCasts[k]}`).join(", ")})`
   })
   return `
             WITH invoice AS (
@@ -229,12 +243,24 @@ export const insertInvoice = (timelineEntries: number, ledgerEntries = 0) => {
               ledgerEntries === 0
                 ? ""
                 : `, ledger AS (
-              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+              INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, bucket,
+                created_at)
               SELECT $2, (SELECT id FROM invoice), $4, entry.type, entry.direction, entry.amount, entry.balance,
-                $31::timestamptz
-              FROM (VALUES ${ledger.join(", ")}) AS entry (n, type, direction, amount, balance)
+                entry.bucket, $31::timestamptz
+              FROM (VALUES ${ledger.join(", ")}) AS entry (n, type, direction, amount, balance, bucket)
               ORDER BY entry.n
               RETURNING id
+            )`
+            }${
+              receivables === 0
+                ? ""
+                : `, receivables AS (
+              INSERT INTO receivables (company_id, mode, invoice_id, ${receivableColumns.join(", ")}, created_at,
+                updated_at)
+              SELECT $2, $4, (SELECT id FROM invoice), ${receivableColumns.map((column) => `r.${column}`).join(", ")},
+                $31::timestamptz, $31::timestamptz
+              FROM (VALUES ${scheduled.join(", ")}) AS r (n, ${receivableColumns.join(", ")})
+              ORDER BY r.n
             )`
             }
             SELECT (SELECT id FROM invoice) AS id,

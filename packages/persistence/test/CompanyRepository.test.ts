@@ -9,13 +9,14 @@ import {
   Cents,
   Company as Companies,
   type Company,
+  FeePlan,
   type Invoice,
-  Ledger,
   type PixKey,
+  Receivable,
   type Timestamp
 } from "@fatura/domain"
 import { Effect, Option, Result } from "effect"
-import { aCompany, anInvoice, at, draft, newCompany } from "./support/Fixtures.js"
+import { aCompany, anInvoice, at, draft, newCompany, paidNow } from "./support/Fixtures.js"
 import { onEachDatabase } from "./support/TestDatabases.js"
 
 const unknownCompany = 987_654_321 as Company.CompanyId
@@ -127,18 +128,39 @@ onEachDatabase("CompanyRepository", (it) => {
 
       const paid = (mode: Invoice.Mode, method: "pix" | "bank_slip", amount: number) => {
         const invoice = draft(company, { mode, method, amount: Cents.make(amount), status: "paid", paidAt: at(0) })
-        return anInvoice(company, invoice, Ledger.onPaid(method, invoice.amount, Cents.make(invoice.fee.estimatedFee)))
+        return anInvoice(company, invoice, paidNow(invoice))
       }
       const pix = yield* paid("test", "pix", 10_000)
       const slip = yield* paid("test", "bank_slip", 5_000)
       const live = yield* paid("live", "pix", 20_000)
+      // A boleto paid on the default plan waits for the next business day.
+      const waitingSlip = draft(company, {
+        method: "bank_slip",
+        amount: Cents.make(3_000),
+        status: "paid",
+        paidAt: at(0)
+      })
+      const waiting = yield* anInvoice(
+        company,
+        waitingSlip,
+        Receivable.schedule(FeePlan.defaultFeePlan, {
+          method: "bank_slip",
+          installments: 1,
+          amount: waitingSlip.amount,
+          fee: Cents.make(waitingSlip.fee.estimatedFee),
+          paidAt: at(0)
+        })
+      )
 
       const test = {
         balancePix: 10_000 - pix.fee.estimatedFee,
         balanceCard: 0,
         balanceBankSlip: 5_000 - slip.fee.estimatedFee,
-        amountInvoiceTotal: 15_000,
-        amountInvoicesCompeticion: 15_000
+        waitingPix: 0,
+        waitingCard: 0,
+        waitingBankSlip: 3_000 - waiting.fee.estimatedFee,
+        amountInvoiceTotal: 18_000,
+        amountInvoicesCompeticion: 18_000
       }
       expect(yield* companies.totals(company.id, "test", at(0))).toEqual(test)
       expect(yield* companies.totals(company.id, "live", at(0))).toEqual({

@@ -28,7 +28,8 @@ const allMigrations = [
   [15, "deployment_secrets"],
   [16, "webhook_endpoints"],
   [17, "balance_operations"],
-  [18, "company_bank_code"]
+  [18, "company_bank_code"],
+  [19, "receivables"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
@@ -171,5 +172,100 @@ for (const database of testDatabases) {
         expect(yield* listed({ beforeId: second as Invoice.InvoiceId })).toEqual([first])
       }).pipe(Effect.provide(SqlInvoiceRepository.layer.pipe(Layer.provideMerge(emptyDatabase(database)))))
     )
+
+    it.live("make what was paid before receivables existed available, as receivables, and change no balance", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runThrough("0018_company_bank_code")
+        const [company] = yield* sql`
+          INSERT INTO companies (cnpj, corporate_reason, fantasy_name, email, fee_plan, is_custom, pix_key, created_at,
+                                 updated_at)
+          VALUES ('11222333000181', 'Loja', 'Loja', 'a@loja.example', ${JSON.stringify(oldPlan)}::jsonb, false,
+                  'a@loja.example', now(), now())
+          RETURNING id`
+        const companyId = Number(company!.id)
+        const [client] = yield* sql`
+          INSERT INTO clients (company_id, mode, document_type, document_number, name, email, created_at, updated_at)
+          VALUES (${companyId}, 'test', 'cpf', '52998224725', 'Maria', 'maria@pagadora.example', now(), now())
+          RETURNING id`
+        const invoice = (n: number, method: string, status: string, amount: number, installments: number) =>
+          Effect.map(
+            sql`
+              INSERT INTO invoices (secure_id, company_id, client_id, mode, method, status, amount, installments,
+                                    traceable, items, payer, token_checkout, fee, created_at, updated_at, paid_at)
+              VALUES (gen_random_uuid(), ${companyId}, ${Number(client!.id)}, 'test', ${method}, ${status}, ${amount},
+                      ${installments}, false, '[]'::jsonb, ${JSON.stringify(payer)}::jsonb, ${`token-${n}`}, '{}'::jsonb,
+                      '2026-03-02T15:00:00Z', '2026-03-02T15:00:00Z',
+                      ${status === "pending" ? null : "2026-03-02T15:00:00Z"}::timestamptz)
+              RETURNING id`,
+            (rows) => Number(rows[0]!.id)
+          )
+        const entries = (id: number, balance: string, moves: ReadonlyArray<readonly [string, string, number]>) =>
+          sql`
+            INSERT INTO ledger_entries (company_id, invoice_id, mode, type, direction, amount, balance, created_at)
+            SELECT ${companyId}, ${id}, 'test', m.type, m.direction, m.amount, ${balance}, '2026-03-02T15:00:00Z'
+            FROM (VALUES ${sql.csv(moves.map(([type, direction, amount]) => sql`(${type}, ${direction}, ${amount}::bigint)`))})
+              AS m (type, direction, amount)`
+        const pix = yield* invoice(1, "pix", "partially_refunded", 10_000, 1)
+        yield* entries(pix, "pix", [
+          ["payment", "credit", 10_000],
+          ["fee", "debit", 199],
+          ["refund", "debit", 3_000]
+        ])
+        // A card of 10 001 in 3 installments with a fee of 539: the first installment takes both remainders.
+        const card = yield* invoice(2, "credit_card", "chargedback", 10_001, 3)
+        yield* entries(card, "card", [
+          ["payment", "credit", 10_001],
+          ["fee", "debit", 539],
+          ["chargeback", "debit", 10_001]
+        ])
+        yield* invoice(3, "bank_slip", "pending", 5_000, 1)
+        const balances = sql`SELECT pix, card, bank_slip FROM company_balances WHERE company_id = ${companyId}`
+        const before = yield* balances
+
+        expect(yield* Migrations.run).toEqual(allMigrations.slice(18))
+
+        expect(yield* balances).toEqual(before)
+        const [waiting] = yield* sql`
+          SELECT waiting_pix, waiting_card, waiting_bank_slip FROM company_balances WHERE company_id = ${companyId}`
+        expect(Object.values(waiting!).map(Number)).toEqual([0, 0, 0])
+        const receivables = yield* sql`
+          SELECT invoice_id, installment, amount, fee, net_amount, balance, status,
+                 to_char(payment_date, 'YYYY-MM-DD') AS payment_date
+          FROM receivables ORDER BY id`
+        expect(
+          receivables.map((row) => [
+            Number(row.invoice_id),
+            Number(row.installment),
+            Number(row.amount),
+            Number(row.fee),
+            Number(row.net_amount),
+            row.balance,
+            row.status,
+            row.payment_date
+          ])
+        ).toEqual([
+          [pix, 1, 10_000, 199, 9_801, "pix", "available", "2026-03-02"],
+          [card, 1, 3_335, 181, 3_154, "card", "available", "2026-03-02"],
+          [card, 2, 3_333, 179, 3_154, "card", "available", "2026-03-02"],
+          [card, 3, 3_333, 179, 3_154, "card", "available", "2026-03-02"],
+          [pix, 1, -3_000, 0, -3_000, "pix", "available", "2026-03-02"],
+          [card, 3, -10_001, 0, -10_001, "card", "available", "2026-03-02"]
+        ])
+        // Each invoice's receivables add up to what its entries left in its balance.
+        const sums = yield* sql`
+          SELECT r.invoice_id, sum(r.net_amount) AS receivables,
+            (SELECT sum(CASE WHEN l.direction = 'credit' THEN l.amount ELSE -l.amount END) FROM ledger_entries l
+              WHERE l.invoice_id = r.invoice_id) AS entries
+          FROM receivables r GROUP BY r.invoice_id`
+        for (const row of sums) expect(Number(row.receivables)).toBe(Number(row.entries))
+        const [plan] = yield* sql`SELECT fee_plan FROM companies WHERE id = ${companyId}`
+        const stored = typeof plan!.fee_plan === "string" ? JSON.parse(plan!.fee_plan) : plan!.fee_plan
+        expect(stored).toEqual(FeePlan.defaultFeePlan)
+      }).pipe(Effect.provide(emptyDatabase(database)))
+    )
   })
 }
+
+/** The default plan as it was stored before it held its settlement days. */
+const { settlementDays: _, ...oldPlan } = FeePlan.defaultFeePlan

@@ -32,6 +32,7 @@ export interface Tenant {
   readonly endpointId: string
   /** A ledger entry of the paid card invoice, as the statement lists it. */
   readonly operationId: number
+  readonly receivableId: number
 }
 
 export interface World {
@@ -74,6 +75,8 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
   expect(endpoint.status, endpoint.text).toBe(201)
   const operations = await service.request("GET", "/api/v2/balance/operations", { key })
   expect(operations.body.data.length, operations.text).toBeGreaterThan(0)
+  const receivables = await service.request("GET", "/api/v2/receivables", { key })
+  expect(receivables.body.data.length, receivables.text).toBeGreaterThan(0)
   // Last: exchange-token turns 3-D Secure on for the company.
   const exchanged = await service.request("POST", "/api/v2/exchange-token", { key })
   const tokenized = await service.request("POST", "/api/v2/public/cards", {
@@ -102,7 +105,8 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
     eventId: events.body.data[0].id,
     deliveryId: deliveries.body.data[0].id,
     endpointId: endpoint.body.id,
-    operationId: operations.body.data[0].id
+    operationId: operations.body.data[0].id,
+    receivableId: receivables.body.data[0].id
   }
 }
 

@@ -3,7 +3,7 @@
 // in flight, InvoiceRecords.refuseWhileCharging), it is closed `late` and pays nothing. If the acquirer approved a late
 // charge, the money goes back to the card: the reversal is recorded first, asked of the acquirer with nothing held, and
 // recorded as done after.
-import { type Cents, type Company, type Invoice, Moves } from "@fatura/domain"
+import { type Company, type Invoice, Moves } from "@fatura/domain"
 import { Duration, Effect, Option, Result } from "effect"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
@@ -97,11 +97,12 @@ export const make = Effect.gen(function* () {
         }
         const refusedReason = outcome._tag === "Refused" ? outcome.reason : null
         const state = refusedReason === null ? "approved" : "refused"
-        const fee = charge.terms.fee.estimatedFee as Cents.Cents
         if (charge.draft !== null) {
           // The invoice it was to create is pending until now: the charge's answer settles it as it is created.
           const settlement = yield* Effect.orDie(
-            Effect.fromResult(Moves.settleCardCharge(charge.draft.invoice, fee, refusedReason, now))
+            Effect.fromResult(
+              Moves.settleCardCharge(charge.draft.invoice, charge.terms, refusedReason, now, company.feePlan)
+            )
           )
           const draft: NewInvoice = {
             ...charge.draft.invoice,
@@ -115,7 +116,7 @@ export const make = Effect.gen(function* () {
             draft,
             charge.draft.client,
             charge.terms.cardAssociate,
-            settlement.movements,
+            settlement,
             creator?.totals ?? (yield* companies.totals(company.id, charge.mode, now))
           )
           yield* charges.closeCardCharge(charge.reference, state, view.invoice.id, now)
@@ -123,7 +124,7 @@ export const make = Effect.gen(function* () {
         }
         const pending = Option.getOrThrow(invoice)
         // The diagram's own move decides: a charge pays, or is refused for, only an invoice still pending.
-        const settlement = Moves.settleCardCharge(pending, fee, refusedReason, now)
+        const settlement = Moves.settleCardCharge(pending, charge.terms, refusedReason, now, company.feePlan)
         if (Result.isFailure(settlement)) {
           yield* charges.closeLateCardCharge(charge.reference, state === "approved", now)
           yield* Effect.logWarning("a card charge was answered after its invoice had moved on: it paid nothing", {

@@ -1,7 +1,7 @@
 // The payer's card payment of a pending card invoice (SPEC 4.7): the charge recorded under the company's and the
 // invoice's locks, sent to the acquirer with nothing held, and settled after. A charge answered once the invoice was no
 // longer pending paid nothing, and the payer is told so.
-import { type Card, type Cents, type Company, FeePlan, type Invoice, InvoiceStatus, Moves } from "@fatura/domain"
+import { type Card, type Company, FeePlan, type Invoice, InvoiceStatus, Moves } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import { ClientRepository } from "../invoices/ClientRepository.js"
@@ -117,7 +117,7 @@ export const make = (findForPayer: FindForPayer) =>
           }
           if (prepared.refusedUpfront) {
             const refused = yield* Effect.fromResult(
-              Moves.settleCardCharge(invoice, terms.fee.estimatedFee as Cents.Cents, "authentication_required", now)
+              Moves.settleCardCharge(invoice, terms, "authentication_required", now, company.feePlan)
             ).pipe(Effect.mapError((refusal) => new MoveNotAllowed({ reason: refusal.message })))
             const view = yield* records.settleCardInvoice(company, invoice, terms, refused)
             yield* RecoveryPoint.checkpoint({ invoice: invoice.id })

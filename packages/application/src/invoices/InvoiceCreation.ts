@@ -163,8 +163,16 @@ export const make = Effect.gen(function* () {
           now
         })
         const created = (invoice: NewInvoice, cardAssociate: Invoice.CardAssociate | null) =>
-          Effect.tap(records.insertCreated(company, invoice, client, cardAssociate, [], totalsBefore), (view) =>
-            RecoveryPoint.checkpoint({ invoice: view.invoice.id })
+          Effect.tap(
+            records.insertCreated(
+              company,
+              invoice,
+              client,
+              cardAssociate,
+              { movements: [], receivables: [] },
+              totalsBefore
+            ),
+            (view) => RecoveryPoint.checkpoint({ invoice: view.invoice.id })
           ).pipe(Effect.map((view) => ({ _tag: "Created", view }) as const))
         if (card === null) return yield* created(pending, null)
         const prepared = yield* cards.prepare({ company, mode: principal.mode }, card, now)
@@ -173,9 +181,7 @@ export const make = Effect.gen(function* () {
         if (prepared.refusedUpfront) {
           // Refused without asking the acquirer: the invoice is created as its charge's refusal settles it.
           const refused = yield* Effect.orDie(
-            Effect.fromResult(
-              Moves.settleCardCharge(draft, pending.fee.estimatedFee as Cents.Cents, "authentication_required", now)
-            )
+            Effect.fromResult(Moves.settleCardCharge(draft, pending, "authentication_required", now, company.feePlan))
           )
           return yield* created(
             { ...draft, status: refused.status, paidAt: refused.paidAt, refusedReason: refused.refusedReason },

@@ -10,7 +10,7 @@ import { MoveNotAllowed } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { EventOutbox } from "../postbacks/EventOutbox.js"
 import type { InvoiceView } from "./InvoiceInput.js"
-import { InvoiceRepository, type NewInvoice, type NewMovement, type Transition } from "./InvoiceRepository.js"
+import { InvoiceRepository, type NewInvoice, type Scheduled, type Transition } from "./InvoiceRepository.js"
 
 export const make = Effect.gen(function* () {
   const invoices = yield* InvoiceRepository
@@ -27,7 +27,7 @@ export const make = Effect.gen(function* () {
     draft: NewInvoice,
     client: Invoice.Client,
     cardAssociate: Invoice.CardAssociate | null,
-    movements: ReadonlyArray<NewMovement>,
+    scheduled: Scheduled,
     totalsBefore: Company.CompanyTotals
   ) {
     const created = { status: "pending", event: InvoiceStatus.eventType("pending") } as const
@@ -35,8 +35,8 @@ export const make = Effect.gen(function* () {
       draft.status === "pending"
         ? [created]
         : [created, { status: draft.status, event: InvoiceStatus.eventType(draft.status) }]
-    const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, movements)
-    const totals = Company.totalsAfter(totalsBefore, movements, draft.paidAt === null ? 0 : draft.amount)
+    const invoice = yield* invoices.insert(draft, client, cardAssociate, timeline, scheduled)
+    const totals = Company.totalsAfter(totalsBefore, scheduled.movements, draft.paidAt === null ? 0 : draft.amount)
     const record = (type: string, snapshot: Invoice.Invoice, snapshotTotals: Company.CompanyTotals) =>
       outbox.recordEvent({
         id: `evt_${randomUuid()}`,
@@ -122,7 +122,8 @@ export const make = Effect.gen(function* () {
       event: settlement.event,
       refusedReason: settlement.refusedReason,
       at: settlement.at,
-      movements: settlement.movements
+      movements: settlement.movements,
+      receivables: settlement.receivables
     })
     return yield* recordEvent(company, settled, settlement.event, settlement.at)
   })

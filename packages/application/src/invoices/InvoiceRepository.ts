@@ -1,11 +1,26 @@
 // Port: invoices with the statuses they went through and their ledger entries, and the locks their moves take.
-import type { Company, FeePlan, Invoice, InvoiceStatus, Moves, PaymentMethod, Timestamp } from "@fatura/domain"
+import type {
+  Company,
+  FeePlan,
+  Invoice,
+  InvoiceStatus,
+  Moves,
+  PaymentMethod,
+  Receivable,
+  Timestamp
+} from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../platform/Failures.js"
 
 export type NewInvoice = Omit<Invoice.Invoice, "id" | "client" | "cardAssociate" | "timeline" | "movements" | "refunds">
 
 export type NewMovement = Omit<Invoice.Movement, "id" | "createdAt">
+
+/** What a payment, a refund or a chargeback writes to the ledger and the schedule (Receivable.Scheduled). */
+export interface Scheduled {
+  readonly movements: ReadonlyArray<NewMovement>
+  readonly receivables: ReadonlyArray<Receivable.NewReceivable>
+}
 
 export type InvoiceReference =
   | { readonly _tag: "SecureId"; readonly secureId: Invoice.SecureId }
@@ -26,6 +41,7 @@ export interface CardSettlement {
   readonly cardAssociate: Invoice.CardAssociate
   readonly at: Timestamp.Timestamp
   readonly movements: ReadonlyArray<NewMovement>
+  readonly receivables: ReadonlyArray<Receivable.NewReceivable>
 }
 
 export interface ListFilter {
@@ -54,13 +70,16 @@ export class InvoiceRepository extends Context.Service<
   {
     /** A new, never repeated bank slip number. */
     readonly nextOurNumber: Effect.Effect<string, StorageUnavailable>
-    /** Inserts the invoice with the statuses it went through and its ledger entries; returns it as stored. */
+    /**
+     * Inserts the invoice with the statuses it went through, and the ledger entries and receivables of what it was
+     * paid with at once; returns it as stored.
+     */
     readonly insert: (
       invoice: NewInvoice,
       client: Invoice.Client,
       cardAssociate: Invoice.CardAssociate | null,
       timeline: ReadonlyArray<{ readonly status: InvoiceStatus.InvoiceStatus; readonly event: string }>,
-      movements: ReadonlyArray<NewMovement>
+      scheduled: Scheduled
     ) => Effect.Effect<Invoice.Invoice, StorageUnavailable>
     /** The company's invoice of that mode; invoices of other companies or of the other mode are not found. */
     readonly find: (

@@ -25,6 +25,7 @@ import {
 import { CurrentIdempotentRun, checkpoint as checkpointRun, type LeaseLost } from "../platform/IdempotencyStore.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { ReceivableRepository } from "../receivables/ReceivableRepository.js"
 
 export type MoveFailure = InvoiceNotFound | MoveNotAllowed | StorageUnavailable
 
@@ -40,17 +41,6 @@ const notAllowed = (error: InvoiceStatus.InvalidTransition | Moves.NotChargeable
 const moved = <A, E extends InvoiceStatus.InvalidTransition | Moves.NotChargeable>(
   result: Result.Result<A, E>
 ): Effect.Effect<A, MoveNotAllowed> => Effect.mapError(Effect.fromResult(result), notAllowed)
-
-const balanceOf = (totals: Company.CompanyTotals, method: PaymentMethod.PaymentMethod) => {
-  switch (PaymentMethod.balanceKindOf(method)) {
-    case "pix":
-      return totals.balancePix
-    case "card":
-      return totals.balanceCard
-    case "bank_slip":
-      return totals.balanceBankSlip
-  }
-}
 
 export class InvoiceLifecycle extends Context.Service<
   InvoiceLifecycle,
@@ -77,6 +67,7 @@ export class InvoiceLifecycle extends Context.Service<
       const invoices = yield* InvoiceRepository
       const returns = yield* PixReturnRepository
       const companies = yield* CompanyRepository
+      const receivables = yield* ReceivableRepository
       const transactions = yield* Transactions
 
       const pixSettlements = yield* PixSettlements
@@ -142,12 +133,16 @@ export class InvoiceLifecycle extends Context.Service<
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "refund_full")
             const now = yield* Clock.now
-            const refund = yield* Effect.fromResult(Moves.refund(invoice, amount, reason, now)).pipe(
+            const taken = yield* receivables.ofInvoice(invoice.id)
+            const refund = yield* Effect.fromResult(Moves.refund(invoice, taken, amount, reason, now)).pipe(
               Effect.catchTag("InvalidTransition", (error) => Effect.fail(notAllowed(error)))
             )
+            // What the invoice's waiting receivables do not cover comes out of the available balance (SPEC 7.4).
             const totals = yield* companies.totals(principal.companyId, principal.mode, now)
-            const balance = balanceOf(totals, invoice.method)
-            if (balance < refund.amount) return yield* new InsufficientBalance({ balance, required: refund.amount })
+            const available = Company.availableOf(totals, PaymentMethod.balanceKindOf(invoice.method))
+            if (!Moves.covers(refund, available)) {
+              return yield* new InsufficientBalance({ balance: refund.waiting + available, required: refund.amount })
+            }
             if (refund._tag === "Refunded") {
               yield* checkpoint({ invoice: invoice.id })
               const view = yield* move(company, invoice, refund.transition, totals)
@@ -161,7 +156,8 @@ export class InvoiceLifecycle extends Context.Service<
               reason,
               returnId,
               at: now,
-              movements: refund.movements
+              movements: refund.movements,
+              receivables: refund.receivables
             })
             yield* checkpoint({ pixReturn: returnId, invoice: invoice.id })
             const view = yield* records.recordEventWith(
@@ -196,7 +192,7 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "pay")
-            const paid = yield* Effect.fromResult(Moves.pay(invoice, yield* Clock.now)).pipe(
+            const paid = yield* Effect.fromResult(Moves.pay(invoice, yield* Clock.now, company.feePlan)).pipe(
               Effect.catchTags({
                 PaidByCardOnly: () =>
                   Effect.fail(
@@ -229,7 +225,8 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "chargeback")
-            return yield* move(company, invoice, yield* moved(Moves.chargeback(invoice, yield* Clock.now)))
+            const taken = yield* receivables.ofInvoice(invoice.id)
+            return yield* move(company, invoice, yield* moved(Moves.chargeback(invoice, taken, yield* Clock.now)))
           })
         )
       })

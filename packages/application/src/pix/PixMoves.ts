@@ -10,6 +10,7 @@ import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import * as Clock from "../platform/Clock.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
+import { ReceivableRepository } from "../receivables/ReceivableRepository.js"
 import type { PixReturnState, ReceivedPix } from "./PixProvider.js"
 import { type PendingRefund, type PixRejection, PixReturnRepository } from "./PixReturnRepository.js"
 
@@ -19,6 +20,7 @@ export type PixOutcome = "paid" | "already_paid" | "rejected" | "unmatched"
 export const make = Effect.gen(function* () {
   const invoices = yield* InvoiceRepository
   const returns = yield* PixReturnRepository
+  const receivables = yield* ReceivableRepository
   const transactions = yield* Transactions
   const records = yield* InvoiceRecords.make
 
@@ -47,7 +49,7 @@ export const make = Effect.gen(function* () {
         const { company, invoice } = yield* locked(found.value)
         if (invoice.pix?.endToEndId === received.endToEndId) return "already_paid" as PixOutcome
         const now = yield* Clock.now
-        const paid = Moves.pay(invoice, now, received)
+        const paid = Moves.pay(invoice, now, company.feePlan, received)
         if (Result.isFailure(paid)) {
           const refusal =
             paid.failure._tag === "PaymentMismatch"
@@ -89,14 +91,16 @@ export const make = Effect.gen(function* () {
         // A pending refund holds part of a paid or partially refunded invoice: nothing moves it elsewhere (pix
         // has no chargeback), so its success is always a move the diagram allows.
         const settlement = yield* Effect.orDie(
-          Effect.fromResult(Moves.settleReturn(invoice, pending.amount, state, now))
+          Effect.fromResult(
+            Moves.settleReturn(invoice, yield* receivables.ofInvoice(invoice.id), pending.amount, state, now)
+          )
         )
         if (settlement._tag === "Refused") {
           const reason = `the pix provider refused the refund: ${settlement.reason}`
           const closed = yield* returns.closePendingRefund(
             invoice,
             pending.id,
-            { status: "failed", reason, movements: settlement.movements },
+            { status: "failed", reason, movements: settlement.movements, receivables: settlement.receivables },
             now
           )
           if (Option.isNone(closed)) return false

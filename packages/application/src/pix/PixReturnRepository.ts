@@ -2,7 +2,7 @@
 // their returns, and how far the provider's received pix were reconciled.
 import type { Cents, Company, Invoice, Timestamp } from "@fatura/domain"
 import { Context, type Effect, type Option } from "effect"
-import type { NewMovement } from "../invoices/InvoiceRepository.js"
+import type { Scheduled } from "../invoices/InvoiceRepository.js"
 import type { StorageUnavailable } from "../platform/Failures.js"
 
 /** A received pix that paid nothing, and its return to the payer, whole. */
@@ -25,14 +25,16 @@ export interface NewPixRejection {
 }
 
 /** A refund asked of a provider that answers later (a pix return), as recorded when asked. */
-export interface PendingRefundRequest {
+export interface PendingRefundRequest extends Scheduled {
   readonly amount: Cents.Cents
   readonly reason: string | null
   /** Ours, recorded before the provider is asked: it makes one return per id, so it can be asked again. */
   readonly returnId: string
+  /**
+   * Its debit and the receivables it takes back, written now: what the refund holds of the balance until the
+   * provider answers.
+   */
   readonly at: Timestamp.Timestamp
-  /** Its debit, written now: what the refund holds of the balance until the provider answers. */
-  readonly movements: ReadonlyArray<NewMovement>
 }
 
 /** A refund waiting for its provider, with what is needed to ask about it. */
@@ -60,7 +62,7 @@ export class PixReturnRepository extends Context.Service<
     readonly findPendingRefund: (returnId: string) => Effect.Effect<Option.Option<PendingRefund>, StorageUnavailable>
     /**
      * Closes a pending refund of a locked invoice: `succeeded` (the invoice's move is applied apart, with
-     * `InvoiceRepository.applyTransition`), or `failed` with the reason and the entries that give back what it held.
+     * `InvoiceRepository.applyTransition`), or `failed` with the reason and the entries and receivable that give back what it held.
      * Returns the invoice as it is after the close; none when the refund was no longer pending: another answer
      * closed it first.
      */
@@ -69,11 +71,10 @@ export class PixReturnRepository extends Context.Service<
       refundId: number,
       outcome:
         | { readonly status: "succeeded" }
-        | {
+        | ({
             readonly status: "failed"
             readonly reason: string
-            readonly movements: ReadonlyArray<NewMovement>
-          },
+          } & Scheduled),
       at: Timestamp.Timestamp
     ) => Effect.Effect<Option.Option<Invoice.Invoice>, StorageUnavailable>
     /** Up to `limit` refunds pending since before `createdBefore`, oldest first. */

@@ -19,6 +19,7 @@ export type Sequence =
   | "invoices"
   | "ledgerEntries"
   | "refunds"
+  | "receivables"
   | "events"
   | "deliveries"
   | "webhookSecrets"

@@ -37,12 +37,12 @@ export const layer = Layer.effect(
   InvoiceRepository,
   Effect.gen(function* () {
     const database = yield* InMemoryDatabase
-    const { findById, ledgerEntries, update } = invoiceRows(database)
+    const { findById, ledgerEntries, receivableRows, update } = invoiceRows(database)
 
     return InvoiceRepository.of({
       nextOurNumber: Effect.map(database.nextval("ourNumbers"), (n) => String(n).padStart(11, "0")),
 
-      insert: (invoice, client, cardAssociate, timeline, movements) =>
+      insert: (invoice, client, cardAssociate, timeline, scheduled) =>
         database.statement(
           Effect.gen(function* () {
             yield* checkInvoice(invoice)
@@ -63,7 +63,7 @@ export const layer = Layer.effect(
             })
             if (clash !== undefined) return yield* violated(clash, "the invoice breaks a key of the invoices table")
             const id = (yield* database.nextval("invoices")) as Invoice.InvoiceId
-            const stored = yield* ledgerEntries(movements, invoice.createdAt)
+            const stored = yield* ledgerEntries(scheduled.movements, invoice.createdAt)
             const entries = timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt }))
             const row: InvoiceRow = {
               ...invoice,
@@ -77,7 +77,8 @@ export const layer = Layer.effect(
               cardReferenceId: cardAssociate?.id ?? null,
               timeline: entries,
               movements: stored,
-              refunds: []
+              refunds: [],
+              receivables: yield* receivableRows(scheduled.receivables, invoice.createdAt)
             }
             yield* database.write(put("invoices", id, row))
             // As the SQL adapter: the invoice as given, with what the database added.
@@ -134,6 +135,7 @@ export const layer = Layer.effect(
               return yield* violated("refunds_amount_check", `a refund of ${transition.refund.amount}`)
             }
             const movements = yield* ledgerEntries(transition.movements, transition.at)
+            const receivables = yield* receivableRows(transition.receivables, transition.at)
             const refunds: ReadonlyArray<RefundRow> =
               transition.refund === null
                 ? []
@@ -163,33 +165,41 @@ export const layer = Layer.effect(
                 { status: transition.status, event: transition.event, createdAt: transition.at }
               ],
               movements: [...row.movements, ...movements],
-              refunds: [...row.refunds, ...refunds]
+              refunds: [...row.refunds, ...refunds],
+              receivables: [...row.receivables, ...receivables]
             }
           })
         ),
 
       settleCardPayment: (invoice, settlement) =>
         update(invoice, (row) =>
-          Effect.map(ledgerEntries(settlement.movements, settlement.at), (movements) => ({
-            ...row,
-            status: settlement.status,
-            refusedReason: settlement.refusedReason,
-            paidAt: settlement.status === "paid" ? settlement.at : null,
-            installments: settlement.installments,
-            fee: asJson(settlement.fee),
-            card: asJson(settlement.card),
-            cardReferenceId: settlement.cardAssociate.id,
-            updatedAt: settlement.at,
-            timeline: [
-              ...row.timeline,
-              {
-                status: settlement.status as InvoiceStatus.InvoiceStatus,
-                event: settlement.event,
-                createdAt: settlement.at
-              }
-            ],
-            movements: [...row.movements, ...movements]
-          }))
+          Effect.map(
+            Effect.all([
+              ledgerEntries(settlement.movements, settlement.at),
+              receivableRows(settlement.receivables, settlement.at)
+            ]),
+            ([movements, receivables]) => ({
+              ...row,
+              status: settlement.status,
+              refusedReason: settlement.refusedReason,
+              paidAt: settlement.status === "paid" ? settlement.at : null,
+              installments: settlement.installments,
+              fee: asJson(settlement.fee),
+              card: asJson(settlement.card),
+              cardReferenceId: settlement.cardAssociate.id,
+              updatedAt: settlement.at,
+              timeline: [
+                ...row.timeline,
+                {
+                  status: settlement.status as InvoiceStatus.InvoiceStatus,
+                  event: settlement.event,
+                  createdAt: settlement.at
+                }
+              ],
+              movements: [...row.movements, ...movements],
+              receivables: [...row.receivables, ...receivables]
+            })
+          )
         ),
 
       list: (filter) =>

@@ -1,10 +1,10 @@
 // What the in-memory ports that write invoices share: the invoice's row lock, the checks of the invoices table, ledger
 // entries given their ids, and the change of a locked invoice's row.
-import type { Invoice, Timestamp } from "@fatura/domain"
+import type { Invoice, Receivable, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import type { NewMovement } from "../invoices/InvoiceRepository.js"
 import { type InMemoryDatabase, violated } from "./InMemoryDatabase.js"
-import { type InvoiceRow, put, toInvoice } from "./InMemoryTables.js"
+import { type InvoiceRow, put, type ReceivableRow, toInvoice } from "./InMemoryTables.js"
 
 export const invoiceLock = (id: Invoice.InvoiceId) => `invoices ${id}`
 
@@ -34,6 +34,15 @@ export const make = (database: InMemoryDatabase["Service"]) => {
         : Effect.map(database.nextval("ledgerEntries"), (id): Invoice.Movement => ({ ...movement, id, createdAt: at }))
     )
 
+  /** Receivables with their ids, as of `at`. */
+  const receivableRows = (receivables: ReadonlyArray<Receivable.NewReceivable>, at: Timestamp.Timestamp) =>
+    Effect.forEach(receivables, (receivable) =>
+      Effect.map(
+        database.nextval("receivables"),
+        (id): ReceivableRow => ({ ...receivable, id, anticipationFee: 0, createdAt: at, updatedAt: at })
+      )
+    )
+
   /** Changes a locked invoice's row and returns the invoice as it now is. */
   const update = (invoice: Invoice.Invoice, change: (row: InvoiceRow) => Effect.Effect<InvoiceRow>) =>
     database.statement(
@@ -47,5 +56,5 @@ export const make = (database: InMemoryDatabase["Service"]) => {
       })
     )
 
-  return { findById, ledgerEntries, update }
+  return { findById, ledgerEntries, receivableRows, update }
 }

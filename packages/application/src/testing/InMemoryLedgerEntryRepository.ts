@@ -1,5 +1,4 @@
 // The LedgerEntryRepository port in memory: the entries each invoice's row holds, with the invoice they belong to.
-// Every entry is available, as every entry the SQL adapters have written so far is.
 import { Effect, Layer } from "effect"
 import { type BalanceOperation, LedgerEntryRepository } from "../balances/LedgerEntryRepository.js"
 import { InMemoryDatabase } from "./InMemoryDatabase.js"
@@ -16,7 +15,7 @@ const entriesOf = (tables: Tables, companyId: number, mode: string): ReadonlyArr
           direction: movement.direction,
           amount: movement.amount,
           balance: movement.balance,
-          bucket: "available",
+          bucket: movement.bucket,
           invoiceId: invoice.secureId,
           createdAt: movement.createdAt
         })

@@ -32,7 +32,7 @@ export const layer = Layer.effect(
   PixReturnRepository,
   Effect.gen(function* () {
     const database = yield* InMemoryDatabase
-    const { findById, ledgerEntries, update } = InMemoryInvoiceRows.make(database)
+    const { findById, ledgerEntries, receivableRows, update } = InMemoryInvoiceRows.make(database)
 
     return PixReturnRepository.of({
       recordPendingRefund: (invoice, request) =>
@@ -40,23 +40,30 @@ export const layer = Layer.effect(
           if (!(request.amount > 0)) return yield* violated("refunds_amount_check", `a refund of ${request.amount}`)
           const id = yield* database.nextval("refunds")
           return yield* update(invoice, (row) =>
-            Effect.map(ledgerEntries(request.movements, request.at), (movements) => ({
-              ...row,
-              updatedAt: request.at,
-              movements: [...row.movements, ...movements],
-              refunds: [
-                ...row.refunds,
-                {
-                  id,
-                  amount: request.amount,
-                  reason: request.reason,
-                  status: "pending" as const,
-                  failureReason: null,
-                  createdAt: request.at,
-                  returnId: request.returnId
-                }
-              ]
-            }))
+            Effect.map(
+              Effect.all([
+                ledgerEntries(request.movements, request.at),
+                receivableRows(request.receivables, request.at)
+              ]),
+              ([movements, receivables]) => ({
+                ...row,
+                updatedAt: request.at,
+                movements: [...row.movements, ...movements],
+                receivables: [...row.receivables, ...receivables],
+                refunds: [
+                  ...row.refunds,
+                  {
+                    id,
+                    amount: request.amount,
+                    reason: request.reason,
+                    status: "pending" as const,
+                    failureReason: null,
+                    createdAt: request.at,
+                    returnId: request.returnId
+                  }
+                ]
+              })
+            )
           )
         }),
 
@@ -72,11 +79,15 @@ export const layer = Layer.effect(
           if (refund?.status !== "pending") return Option.none()
           const closed = yield* update(invoice, (row) =>
             Effect.map(
-              ledgerEntries(outcome.status === "failed" ? outcome.movements : [], at),
-              (movements): InvoiceRow => ({
+              Effect.all([
+                ledgerEntries(outcome.status === "failed" ? outcome.movements : [], at),
+                receivableRows(outcome.status === "failed" ? outcome.receivables : [], at)
+              ]),
+              ([movements, receivables]): InvoiceRow => ({
                 ...row,
                 updatedAt: outcome.status === "failed" ? at : row.updatedAt,
                 movements: [...row.movements, ...movements],
+                receivables: [...row.receivables, ...receivables],
                 refunds: row.refunds.map((entry) =>
                   entry.id === refundId
                     ? {

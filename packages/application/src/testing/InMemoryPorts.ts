@@ -13,12 +13,13 @@ import * as InMemoryLedgerEntryRepository from "./InMemoryLedgerEntryRepository.
 import * as InMemoryPixReturnRepository from "./InMemoryPixReturnRepository.js"
 import * as InMemoryPostbackRepository from "./InMemoryPostbackRepository.js"
 import * as InMemoryReadiness from "./InMemoryReadiness.js"
+import * as InMemoryReceivableRepository from "./InMemoryReceivableRepository.js"
 import * as InMemoryTransactions from "./InMemoryTransactions.js"
 import * as InMemoryWebhookEndpointRepository from "./InMemoryWebhookEndpointRepository.js"
 
 /**
  * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
- * PostbackRepository, WebhookEndpointRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
@@ -32,6 +33,7 @@ export const layer = Layer.mergeAll(
   InMemoryLedgerEntryRepository.layer,
   InMemoryPixReturnRepository.layer,
   InMemoryPostbackRepository.layer,
+  InMemoryReceivableRepository.layer,
   InMemoryTransactions.layer,
   InMemoryWebhookEndpointRepository.layer,
   InMemoryReadiness.layer

@@ -1,7 +1,7 @@
 // The rows the in-memory ports keep, as immutable tables: one value is one committed state of the whole database,
 // and a change is a function from one state to the next. Reading a row back gives what the SQL adapters give: an
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
-import { type Company, type Invoice, Ledger, type Timestamp } from "@fatura/domain"
+import { type Company, type Invoice, Ledger, type Receivable, type Timestamp } from "@fatura/domain"
 import type { CardCharge } from "../cards/CardChargeRepository.js"
 import type { VaultedCard } from "../cards/CardTokenRepository.js"
 import type { ApiKeyRecord } from "../companies/CompanyRepository.js"
@@ -32,11 +32,21 @@ export interface CardReferenceRow extends Invoice.CardAssociate {
   readonly expirationYear: number
 }
 
-/** An invoice refers to its client and card reference; they are joined as they are when it is read. */
+/**
+ * An invoice refers to its client and card reference; they are joined as they are when it is read. Its receivables
+ * are kept with it, and read apart (the ReceivableRepository), as the SQL adapter keeps them in a table of their own.
+ */
 export interface InvoiceRow extends Omit<Invoice.Invoice, "client" | "cardAssociate" | "refunds"> {
   readonly clientId: Invoice.ClientId
   readonly cardReferenceId: number | null
   readonly refunds: ReadonlyArray<RefundRow>
+  readonly receivables: ReadonlyArray<ReceivableRow>
+}
+
+export interface ReceivableRow extends Receivable.Receivable {
+  readonly anticipationFee: number
+  readonly createdAt: Timestamp.Timestamp
+  readonly updatedAt: Timestamp.Timestamp
 }
 
 export interface RefundRow extends Invoice.RefundRecord {
@@ -175,7 +185,10 @@ export const toClient = ({ companyId: _, mode: __, ...client }: ClientRow): Invo
 const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.id - b.id)
 
 /** The invoice as the SQL adapter reads it: joined with its client and card reference as they are now. */
-export const toInvoice = (tables: Tables, { clientId, cardReferenceId, ...row }: InvoiceRow): Invoice.Invoice => {
+export const toInvoice = (
+  tables: Tables,
+  { clientId, cardReferenceId, receivables: _, ...row }: InvoiceRow
+): Invoice.Invoice => {
   const reference = cardReferenceId === null ? undefined : tables.cardReferences.get(cardReferenceId)
   return {
     ...row,
@@ -209,12 +222,15 @@ export const totalsOf = (
   now: Timestamp.Timestamp
 ): Company.CompanyTotals => {
   const balances = { pix: 0, card: 0, bank_slip: 0 }
+  const waiting = { pix: 0, card: 0, bank_slip: 0 }
   let paidTotal = 0
   let paidThisMonth = 0
   const month = paidMonth(now)
   for (const invoice of tables.invoices.values()) {
     if (invoice.companyId !== companyId || invoice.mode !== mode) continue
-    for (const entry of invoice.movements) balances[entry.balance] += Ledger.signed(entry)
+    for (const entry of invoice.movements) {
+      ;(entry.bucket === "available" ? balances : waiting)[entry.balance] += Ledger.signed(entry)
+    }
     if (invoice.paidAt !== null) {
       paidTotal += invoice.amount
       if (paidMonth(invoice.paidAt) === month) paidThisMonth += invoice.amount
@@ -224,6 +240,9 @@ export const totalsOf = (
     balancePix: balances.pix,
     balanceCard: balances.card,
     balanceBankSlip: balances.bank_slip,
+    waitingPix: waiting.pix,
+    waitingCard: waiting.card,
+    waitingBankSlip: waiting.bank_slip,
     amountInvoiceTotal: paidTotal,
     amountInvoicesCompeticion: paidThisMonth
   }

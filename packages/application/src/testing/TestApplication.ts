@@ -14,6 +14,7 @@ import { PixSettlements } from "../pix/PixSettlements.js"
 import { Retention } from "../platform/Retention.js"
 import { Postbacks } from "../postbacks/Postbacks.js"
 import { WebhookEndpoints } from "../postbacks/WebhookEndpoints.js"
+import { Receivables } from "../receivables/Receivables.js"
 import * as InMemoryPorts from "./InMemoryPorts.js"
 import * as TestBoletoIssuer from "./TestBoletoIssuer.js"
 import * as TestCardAcquirer from "./TestCardAcquirer.js"
@@ -40,6 +41,7 @@ export const useCases = Layer.mergeAll(
   Postbacks.layer,
   WebhookEndpoints.layer,
   BalanceStatement.layer,
+  Receivables.layer,
   Retention.layer,
   CardTokens.layer
 )

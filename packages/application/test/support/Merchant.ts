@@ -106,6 +106,10 @@ export const cardRequest = (
 export const ledger = (invoice: Invoice.Invoice) =>
   invoice.movements.map((entry) => [entry.type, entry.direction, entry.amount] as const)
 
+/** The ledger of an invoice as [type, direction, amount, bucket]: with where each entry's money is. */
+export const buckets = (invoice: Invoice.Invoice) =>
+  invoice.movements.map((entry) => [entry.type, entry.direction, entry.amount, entry.bucket] as const)
+
 /** The types of the invoice's events, in the order they were recorded. */
 export const eventTypes = (principal: Principal, invoice: string) =>
   Effect.gen(function* () {

@@ -18,6 +18,7 @@ import { migration as deploymentSecrets } from "./0015_deployment_secrets.js"
 import { migration as webhookEndpoints } from "./0016_webhook_endpoints.js"
 import { migration as balanceOperations } from "./0017_balance_operations.js"
 import { migration as companyBankCode } from "./0018_company_bank_code.js"
+import { migration as receivables } from "./0019_receivables.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -37,5 +38,6 @@ export const migrations = {
   "0015_deployment_secrets": deploymentSecrets,
   "0016_webhook_endpoints": webhookEndpoints,
   "0017_balance_operations": balanceOperations,
-  "0018_company_bank_code": companyBankCode
+  "0018_company_bank_code": companyBankCode,
+  "0019_receivables": receivables
 }

@@ -2,7 +2,7 @@
 // ledger entries and refund, and the running totals follow the ledger; a card charge settles its pending invoice;
 // the expiry sweep finds what is due, oldest first.
 import { expect } from "@effect/vitest"
-import { CompanyRepository, InvoiceRepository, Transactions } from "@fatura/application"
+import { CompanyRepository, InvoiceRepository, ReceivableRepository, Transactions } from "@fatura/application"
 import { Cents, type Company, Ledger, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import {
@@ -15,7 +15,8 @@ import {
   freshEra,
   lockForCardMove,
   lockForMove,
-  paidInvoice
+  paidInvoice,
+  paidNow
 } from "../support/Fixtures.js"
 import type { Contract } from "../support/TestDatabases.js"
 
@@ -39,7 +40,7 @@ export const invoiceMovesContract: Contract = (it) => {
             at: at(60),
             paidAt: at(60),
             refundedAmount: Cents.make(0),
-            movements: Ledger.onPaid("pix", invoice.amount, fee),
+            ...paidNow({ ...invoice, paidAt: at(60) }),
             refund: null
           })
         })
@@ -55,10 +56,23 @@ export const invoiceMovesContract: Contract = (it) => {
         ["payment", invoice.amount, at(60)],
         ["fee", fee, at(60)]
       ])
+      // Its receivables with it (SPEC 13.1).
+      const receivables = yield* ReceivableRepository
+      expect((yield* receivables.ofInvoice(invoice.id)).map(({ id: _, ...receivable }) => receivable)).toEqual(
+        paidNow({ ...invoice, paidAt: at(60) }).receivables.map((receivable) => ({
+          ...receivable,
+          invoiceId: invoice.id,
+          companyId: company.id,
+          mode: "test"
+        }))
+      )
       expect(yield* companies.totals(company.id, "test", at(60))).toEqual({
         balancePix: invoice.amount - fee,
         balanceCard: 0,
         balanceBankSlip: 0,
+        waitingPix: 0,
+        waitingCard: 0,
+        waitingBankSlip: 0,
         amountInvoiceTotal: invoice.amount,
         amountInvoicesCompeticion: invoice.amount
       })
@@ -74,6 +88,7 @@ export const invoiceMovesContract: Contract = (it) => {
             paidAt: null,
             refundedAmount: Cents.make(0),
             movements: [],
+            receivables: [],
             refund: null
           })
         })
@@ -102,7 +117,8 @@ export const invoiceMovesContract: Contract = (it) => {
               at: at(seconds),
               paidAt: locked.paidAt,
               refundedAmount: Cents.make(refundedAmount),
-              movements: Ledger.onRefund("pix", Cents.make(amount)),
+              movements: Ledger.onTakeBack("refund", "pix", Cents.make(0), Cents.make(amount)),
+              receivables: [],
               refund: { amount: Cents.make(amount), reason }
             })
           })
@@ -158,7 +174,9 @@ export const invoiceMovesContract: Contract = (it) => {
               card,
               cardAssociate,
               at: at(60),
-              movements: status === "paid" ? Ledger.onPaid("credit_card", locked.amount, fee.estimatedFee) : []
+              ...(status === "paid"
+                ? paidNow({ ...locked, installments: 3, fee, paidAt: at(60) })
+                : { movements: [], receivables: [] })
             })
             return { settled, cardAssociate, fee }
           })
@@ -179,6 +197,14 @@ export const invoiceMovesContract: Contract = (it) => {
       expect(paid.settled.movements.map((entry) => [entry.type, entry.amount, entry.balance])).toEqual([
         ["payment", 20_000, "card"],
         ["fee", 1_037, "card"]
+      ])
+      const receivables = yield* ReceivableRepository
+      expect(
+        (yield* receivables.ofInvoice(paid.settled.id)).map((receivable) => [receivable.amount, receivable.fee])
+      ).toEqual([
+        [6_668, 347],
+        [6_666, 345],
+        [6_666, 345]
       ])
       expect(Option.getOrThrow(yield* invoices.findById(paid.settled.id))).toEqual(paid.settled)
 

@@ -3,9 +3,9 @@
 // balance and type; paged by the id of the last one seen; another company's or mode's never among them.
 import { expect } from "@effect/vitest"
 import { type BalanceOperation, LedgerEntryRepository, type OperationFilter } from "@fatura/application"
-import { Cents, type Company, type Invoice, Ledger } from "@fatura/domain"
+import { Cents, type Company, type Invoice } from "@fatura/domain"
 import { Effect } from "effect"
-import { aCompany, anInvoice, at, draft } from "../support/Fixtures.js"
+import { aCompany, anInvoice, at, draft, paidNow } from "../support/Fixtures.js"
 import type { Contract } from "../support/TestDatabases.js"
 
 /** An invoice of `company` of `method`, paid at `seconds`, with the entries of its payment. */
@@ -25,7 +25,7 @@ const paidAt = (
     paidAt: at(seconds),
     pix: null
   })
-  return anInvoice(company, invoice, Ledger.onPaid(method, invoice.amount, Cents.make(invoice.fee.estimatedFee)))
+  return anInvoice(company, invoice, paidNow(invoice))
 }
 
 const everything = (company: Company.Company): OperationFilter => ({
@@ -40,9 +40,7 @@ const everything = (company: Company.Company): OperationFilter => ({
 })
 
 const asOperations = (invoice: Invoice.Invoice): ReadonlyArray<BalanceOperation> =>
-  invoice.movements
-    .map((movement) => ({ ...movement, bucket: "available" as const, invoiceId: invoice.secureId }))
-    .sort((a, b) => b.id - a.id)
+  invoice.movements.map((movement) => ({ ...movement, invoiceId: invoice.secureId })).sort((a, b) => b.id - a.id)
 
 export const ledgerEntryRepositoryContract: Contract = (it) => {
   it.effect("lists a company's entries of one mode newest first, with their invoice and bucket", () =>

@@ -3,10 +3,10 @@
 // is recorded once and its return closed once; the sweeps find what is still pending, oldest first, and the
 // reconciliation's cursor only moves forward.
 import { expect } from "@effect/vitest"
-import { InvoiceRepository, PixReturnRepository, Transactions } from "@fatura/application"
-import { Cents, type Company, type Invoice, Ledger, Timestamp } from "@fatura/domain"
+import { InvoiceRepository, PixReturnRepository, ReceivableRepository, Transactions } from "@fatura/application"
+import { Cents, type Company, type Invoice, Ledger, Receivable, Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
-import { aCompany, anInvoice, at, freshEra, lockForMove } from "../support/Fixtures.js"
+import { aCompany, anInvoice, at, freshEra, lockForMove, paidNow } from "../support/Fixtures.js"
 import type { Contract } from "../support/TestDatabases.js"
 
 /** A pix invoice of `company` paid by the provider's pix `endToEndId` at `paidAt`, as a settlement pays it. */
@@ -22,7 +22,7 @@ const paidByPix = (company: Company.Company, endToEndId: string, paidAt: Timesta
           at: paidAt,
           paidAt,
           refundedAmount: Cents.make(0),
-          movements: Ledger.onPaid("pix", locked.amount, Cents.make(locked.fee.estimatedFee)),
+          ...paidNow({ ...locked, paidAt }),
           refund: null,
           pixEndToEndId: endToEndId
         })
@@ -49,7 +49,8 @@ const aPendingRefund = (
           reason: "damaged",
           returnId,
           at,
-          movements: Ledger.onRefund("pix", Cents.make(amount))
+          movements: Ledger.onTakeBack("refund", "pix", Cents.make(0), Cents.make(amount)),
+          receivables: []
         })
         expect(held).toEqual(Option.getOrThrow(yield* invoices.findById(invoice.id)))
         return held.refunds.at(-1)!.id
@@ -108,7 +109,7 @@ export const pixReturnRepositoryContract: Contract = (it) => {
       const failed = {
         status: "failed",
         reason: "refused",
-        movements: Ledger.onRefundRefused("pix", Cents.make(3_000))
+        ...Receivable.giveBack("pix", [], Cents.make(3_000), at(120))
       } as const
       const closedFailed = yield* close(id, failed, 120)
       expect(Option.isSome(closedFailed)).toBe(true)
@@ -118,6 +119,16 @@ export const pixReturnRepositoryContract: Contract = (it) => {
       expect(closedFailed).toEqual(Option.some(after))
       expect(after.updatedAt).toBe(at(120))
       expect(after.refunds.map((refund) => [refund.status, refund.failureReason])).toEqual([["failed", "refused"]])
+      // What it held is given back as an available receivable, dated the day it was refused.
+      expect(
+        (yield* (yield* ReceivableRepository).ofInvoice(invoice.id)).map((receivable) => [
+          receivable.netAmount,
+          receivable.status
+        ])
+      ).toEqual([
+        [invoice.fee.netAmount, "available"],
+        [3_000, "available"]
+      ])
       expect(after.movements.map((entry) => [entry.type, entry.direction, entry.amount]).slice(3)).toEqual([
         ["refund_reversal", "credit", 3_000]
       ])

@@ -10,7 +10,7 @@ import {
   InvoiceRepository,
   type NewCompany,
   type NewInvoice,
-  type NewMovement,
+  type Scheduled,
   WebhookEndpointRepository
 } from "@fatura/application"
 import {
@@ -19,8 +19,8 @@ import {
   FeePlan,
   type Invoice,
   type InvoiceStatus,
-  Ledger,
   type PixKey,
+  Receivable,
   Timestamp,
   WebhookEndpoint
 } from "@fatura/domain"
@@ -149,7 +149,7 @@ const timelineTo = (status: InvoiceStatus.InvoiceStatus) => {
 export const anInvoice = (
   company: Company.Company,
   changes: Partial<NewInvoice> = {},
-  movements: ReadonlyArray<NewMovement> = []
+  scheduled: Scheduled = { movements: [], receivables: [] }
 ) =>
   Effect.gen(function* () {
     const invoices = yield* InvoiceRepository
@@ -163,7 +163,7 @@ export const anInvoice = (
       phone: invoice.payer.phone,
       now: invoice.createdAt
     })
-    return yield* invoices.insert(invoice, client, null, timelineTo(invoice.status), movements)
+    return yield* invoices.insert(invoice, client, null, timelineTo(invoice.status), scheduled)
   })
 
 export const postbackUrl = "https://loja.example/postbacks"
@@ -196,10 +196,23 @@ export const anEvent = (invoice: Invoice.Invoice, options: EventOptions = {}) =>
 export const bySecureId = (invoice: Invoice.Invoice) => ({ _tag: "SecureId", secureId: invoice.secureId }) as const
 export const byId = (invoice: Invoice.Invoice) => ({ _tag: "Id", id: invoice.id }) as const
 
-/** An invoice paid at its creation, with the ledger entries of its payment. */
+/** A plan whose payments are all available the moment they are made. */
+export const availableAtOnce = { settlementDays: { pix: 0, bank_slip: 0, credit_card: 0 } }
+
+/** The ledger entries and receivables of the payment of `invoice` at its `paidAt`, available at once. */
+export const paidNow = (invoice: Pick<NewInvoice, "method" | "installments" | "amount" | "fee" | "paidAt">) =>
+  Receivable.schedule(availableAtOnce, {
+    method: invoice.method,
+    installments: invoice.installments,
+    amount: invoice.amount,
+    fee: Cents.make(invoice.fee.estimatedFee),
+    paidAt: invoice.paidAt ?? at(0)
+  })
+
+/** An invoice paid at its creation, with the ledger entries and receivables of its payment. */
 export const paidInvoice = (company: Company.Company, amount = 10_000) => {
   const invoice = draft(company, { amount: Cents.make(amount), status: "paid", paidAt: at(0) })
-  return anInvoice(company, invoice, Ledger.onPaid("pix", invoice.amount, Cents.make(invoice.fee.estimatedFee)))
+  return anInvoice(company, invoice, paidNow(invoice))
 }
 
 /** Locks the company, then the invoice, in the order every move takes them. */
