@@ -7,13 +7,22 @@
 // company), so that every row reads back and renders like a real one; what varies is their status, time,
 // external_ref and payer. One invoice a minute, the newest an hour ago; each with the timeline, ledger entries,
 // refunds and events its status implies, written in the order the service would write them.
-import { chunk, companyIdOf, makeTemplates, seedInvoices, seedPayers, timeline } from "./support/growth-seed.mjs"
+import {
+  chunk,
+  companyIdOf,
+  makeTemplates,
+  seedInvoices,
+  seedPayers,
+  seedWithdrawals,
+  timeline
+} from "./support/growth-seed.mjs"
 import {
   eventsStatement,
   listStatement,
   operationsStatement,
   receivablesStatement,
-  sweepReceivables
+  sweepReceivables,
+  withdrawalsStatement
 } from "./support/growth-statements.mjs"
 
 // ---- measuring ----
@@ -66,6 +75,14 @@ const readsAt = async (db, { companyId, count, at }) => {
     ).rows[0].id
   )
   const today = saoPauloDay(0)
+  // The withdrawals list's cursor a tenth of the way into the history, counted from the newest.
+  const withdrawalCursor = (
+    await db.query(
+      `SELECT id FROM withdrawals WHERE company_id = $1 AND mode = 'test'
+       ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [companyId, Math.floor((count / 100) * 0.9)]
+    )
+  ).rows[0].id
   // `rows`: how many the first page holds, where the seeding fixes it.
   const list = (name, query, filter, rows) => ({
     name,
@@ -143,6 +160,17 @@ const readsAt = async (db, { companyId, count, at }) => {
       paths: () => `/api/v2/receivables?payment_date_gte=${today}`,
       statement: receivablesStatement(companyId, { paymentDateGte: today }),
       rows: 20
+    },
+    {
+      name: "Withdrawals, first page",
+      paths: () => "/api/v2/withdrawals",
+      statement: withdrawalsStatement(companyId),
+      rows: 20
+    },
+    {
+      name: "Withdrawals, a page 90 % down a cursor walk",
+      paths: () => `/api/v2/withdrawals?starting_after=${withdrawalCursor}`,
+      statement: withdrawalsStatement(companyId, withdrawalCursor)
     },
     { name: "Company Infos", paths: () => "/api/v2/company" }
   ]
@@ -256,6 +284,7 @@ export const study = async ({ db, url, keys, small, total, warmup, samples, targ
     for (let from = 1; from <= count; from += step) {
       const to = Math.min(count, from + step - 1)
       await seedInvoices(db, { companyId, templateCompanyId, ...payers, at, from, to })
+      await seedWithdrawals(db, { companyId, at, from, to })
       if (progress) log(`seeded ${to} invoices (${(to / seconds(started)).toFixed(0)} invoices/s)`)
     }
     return { companyId, key, count, at, seedSeconds: seconds(started) }

@@ -38,14 +38,30 @@ export const listStatement = (filter) => {
 /** SqlLedgerEntryRepository's `operations` (the statement), as it reaches Postgres: its first page, or after `beforeId`. */
 export const operationsStatement = (companyId, beforeId) => ({
   text: `
-    SELECT l.id, l.type, l.direction, l.amount, l.balance, l.bucket, i.secure_id AS invoice_id,
+    SELECT l.id, l.type, l.direction, l.amount, l.balance, l.bucket, i.secure_id AS invoice_id, l.withdrawal_id,
            fatura_ts(l.created_at) AS created_at
-    FROM ledger_entries l JOIN invoices i ON i.id = l.invoice_id
+    FROM ledger_entries l LEFT JOIN invoices i ON i.id = l.invoice_id
     WHERE l.company_id = $1 AND l.mode = $2${beforeId === undefined ? "" : " AND l.id < $4"}
     ORDER BY l.id DESC
     LIMIT $3`,
   values: beforeId === undefined ? [companyId, "test", 21] : [companyId, "test", 21, beforeId]
 })
+
+/** SqlWithdrawalRepository's `list`, as it reaches Postgres: first page, or after `afterId`. */
+export const withdrawalsStatement = (companyId, afterId) => {
+  const cursor = "(SELECT created_at FROM withdrawals WHERE id = $4)"
+  return {
+    text: `
+    SELECT w.id, w.company_id, w.mode, w.amount, w.fee, w.status, w.sources, w.destination, w.rail, w.end_to_end_id,
+      w.failure_reason, fatura_ts(w.created_at) AS created_at, fatura_ts(w.updated_at) AS updated_at,
+      fatura_ts(w.sent_at) AS sent_at, fatura_ts(w.paid_at) AS paid_at
+    FROM withdrawals w
+    WHERE w.company_id = $1 AND w.mode = $2${afterId === undefined ? "" : ` AND w.created_at <= ${cursor} AND (w.created_at < ${cursor} OR w.id < $4)`}
+    ORDER BY w.created_at DESC, w.id DESC
+    LIMIT $3`,
+    values: afterId === undefined ? [companyId, "test", 21] : [companyId, "test", 21, afterId]
+  }
+}
 
 /** SqlPostbackRepository's `listEvents`, first page, as it reaches Postgres. */
 export const eventsStatement = (companyId) => ({

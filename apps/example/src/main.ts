@@ -29,7 +29,9 @@ const program = Effect.gen(function* () {
         secret: Redacted.value(webhookSecret)
       }).then(
         (event) => {
-          console.log(`verified ${event.type} ${event.id} for invoice ${event.data.secureId}: ${event.data.status}`)
+          const of = event.type.startsWith("invoice.") ? "invoice" : "withdrawal"
+          const id = "secureId" in event.data ? event.data.secureId : event.data.id
+          console.log(`verified ${event.type} ${event.id} for ${of} ${id}: ${event.data.status}`)
           response.writeHead(200).end()
           if (event.type === "invoice.paid") Deferred.doneUnsafe(paid, Effect.void)
         },

@@ -11,6 +11,7 @@ import { hostileInputScenario } from "./HostileInput.js"
 import { cleanUp } from "./support/Cluster.js"
 import { savePrinted } from "./support/Service.js"
 import { tenancyScenario } from "./Tenancy.js"
+import { withdrawalCrashScenario } from "./WithdrawalCrash.js"
 
 afterAll(async () => {
   savePrinted()
@@ -18,6 +19,7 @@ afterAll(async () => {
 })
 
 crashScenario()
+withdrawalCrashScenario()
 databaseRestartScenario()
 tenancyScenario()
 hostileInputScenario()

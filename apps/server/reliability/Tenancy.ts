@@ -61,6 +61,7 @@ interface Slot {
     | "endpoint"
     | "operation"
     | "receivable"
+    | "withdrawal"
     | "card-token"
 }
 
@@ -79,14 +80,24 @@ const slotOf = (operation: Operation, where: Slot["in"], name: string): Slot | "
   const inEndpoints = operation.path.includes("/webhooks/endpoints")
   const inOperations = operation.path.includes("/balance/operations")
   const inReceivables = operation.path.includes("/receivables")
+  const inWithdrawals = operation.path.includes("/withdrawals")
   if (where === "path" && name === "secureId") return { in: where, name, kind: "invoice" }
   if (where === "path" && name === "id" && inDeliveries) return { in: where, name, kind: "delivery" }
   if (where === "path" && name === "id" && inEndpoints) return { in: where, name, kind: "endpoint" }
+  if (where === "path" && name === "id" && inWithdrawals) return { in: where, name, kind: "withdrawal" }
   if (where === "query" && name === "token") return { in: where, name, kind: "checkout-token" }
   if (where !== "path" && (name === "id" || name === "invoice_id")) return { in: where, name, kind: "invoice" }
   if (where === "query" && name === "event_id") return { in: where, name, kind: "event" }
   if (where === "query" && name === "starting_after") {
-    const kind = inEvents ? "event" : inOperations ? "operation" : inReceivables ? "receivable" : "invoice"
+    const kind = inEvents
+      ? "event"
+      : inOperations
+        ? "operation"
+        : inReceivables
+          ? "receivable"
+          : inWithdrawals
+            ? "withdrawal"
+            : "invoice"
     return { in: where, name, kind }
   }
   if (where === "body" && name === "card" && operation.path.includes("/public/invoices/")) {
@@ -135,6 +146,8 @@ const unknownValue = (slot: Slot, numeric: boolean): string | number => {
       return 9_000_000_000
     case "endpoint":
       return `we_${randomUUID()}`
+    case "withdrawal":
+      return `wd_${randomUUID()}`
     case "operation":
     case "receivable":
       return 9_000_000_000
@@ -160,6 +173,8 @@ const ownValue = (slot: Slot, operation: Operation, tenant: Tenant, numeric: boo
       return tenant.operationId
     case "receivable":
       return tenant.receivableId
+    case "withdrawal":
+      return tenant.withdrawalId
     case "checkout-token":
       return invoice.token
     case "card-token":

@@ -11,7 +11,7 @@ import {
   PixKeyRequired,
   StorageUnavailable
 } from "@fatura/application"
-import { BankAccount, Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
+import { AutoWithdrawal, BankAccount, Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
 import { Database, Migrations } from "@fatura/persistence"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Rpc, type RpcClient, type RpcClientError, RpcGroup, RpcTest } from "effect/rpc"
@@ -76,6 +76,11 @@ export class Administration extends RpcGroup.make(
     }),
     error: Schema.Union([CompanyNotFound, BankAccount.InvalidBankAccount, StorageUnavailable])
   }),
+  Rpc.make("CompanyAutoWithdrawal", {
+    payload: { companyId: Company.CompanyId, schedule: Schema.String },
+    success: Schema.String,
+    error: Schema.Union([CompanyNotFound, AutoWithdrawal.InvalidSchedule, StorageUnavailable])
+  }),
   Rpc.make("CompanyBlock", {
     payload: { companyId: Company.CompanyId, kind: Company.BlockKind, blocked: Schema.Boolean },
     error: Schema.Union([CompanyNotFound, StorageUnavailable])
@@ -122,6 +127,7 @@ export const handlers = Administration.toLayer(
         })),
       CompanyPixKey: ({ companyId, pixKey }) => companies.setPixKey(companyId, pixKey),
       CompanyBankAccount: ({ companyId, ...bankAccount }) => companies.setBankAccount(companyId, bankAccount),
+      CompanyAutoWithdrawal: ({ companyId, schedule }) => companies.setAutoWithdrawal(companyId, schedule),
       CompanyBlock: ({ companyId, kind, blocked }) => companies.setBlock(companyId, kind, blocked),
       KeysCreate: ({ companyId, mode }) =>
         Effect.map(keys.create(companyId, mode), (issued) => ({

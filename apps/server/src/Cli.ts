@@ -249,12 +249,25 @@ const companyBankAccount = Command.make(
   )
 )
 
+const companyAutoWithdrawal = Command.make(
+  "auto-withdrawal",
+  {
+    companyId: CompanyIdArgument,
+    schedule: Argument.String("schedule").pipe(Argument.withDescription("daily, weekly:<1-5>, monthly:<1-28> or off"))
+  },
+  ({ companyId, schedule }) =>
+    administer((admin) => admin.CompanyAutoWithdrawal({ companyId, schedule })).pipe(
+      Effect.flatMap((stored) => Console.log(`company ${companyId}: automatic withdrawals ${stored}`))
+    )
+).pipe(Command.withDescription("Set the business days a company's available balance (less the fee) goes out"))
+
 const company = Command.make("company").pipe(
   Command.withDescription("Manage companies"),
   Command.withSubcommands([
     companyCreate,
     companyPixKey,
     companyBankAccount,
+    companyAutoWithdrawal,
     blockCommand("block"),
     blockCommand("unblock")
   ])

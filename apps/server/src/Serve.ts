@@ -3,6 +3,7 @@
 
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
+  AutoWithdrawals,
   CardCharges,
   Companies,
   Expirations,
@@ -11,7 +12,8 @@ import {
   PixSettlements,
   Postbacks,
   Receivables,
-  Retention
+  Retention,
+  WithdrawalSweep
 } from "@fatura/application"
 import {
   CardVelocity,
@@ -68,13 +70,16 @@ const retentionInterval = "1 minute"
 /** How often receivables whose day has come are made available: they fall due at midnight, São Paulo time. */
 const receivablesInterval = "1 minute"
 
+/** How often withdrawals are handed to the rail and its answers asked for: a payout takes seconds. */
+const withdrawalsInterval = "1 second"
+
 /** How often pix returns left without an answer are looked for: they are a minute old before they count. */
 const pixReturnInterval = "10 seconds"
 
 /**
  * In embedded mode the server is its own worker (SPEC 8.3): it sweeps expired invoices, delivers postbacks, settles
  * card charges whose answer was lost, reconciles pix with the pix provider, settles pix returns left unanswered, makes
- * due receivables available and purges what is past its retention in the background.
+ * due receivables available, pays withdrawals (and makes the automatic ones) and purges what is past its retention in the background.
  */
 const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
   Layer.effectDiscard(
@@ -85,7 +90,11 @@ const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
       const cardCharges = yield* CardCharges
       const pixSettlements = yield* PixSettlements
       const receivables = yield* Receivables
+      const withdrawals = yield* WithdrawalSweep
+      const autoWithdrawals = yield* AutoWithdrawals
       yield* Effect.forkScoped(expirations.run("5 seconds"))
+      yield* Effect.forkScoped(withdrawals.run(withdrawalsInterval))
+      yield* Effect.forkScoped(autoWithdrawals.run(receivablesInterval))
       yield* Effect.forkScoped(receivables.run(receivablesInterval))
       yield* Effect.forkScoped(cardCharges.run(cardChargeInterval))
       yield* Effect.forkScoped(postbacks.run(`server-${process.pid}`, "1 second"))

@@ -3,6 +3,7 @@ import {
   AllowPrivatePostbacksInTest,
   ApiKeys,
   Authentication,
+  AutoWithdrawals,
   BalanceStatement,
   type CardAcquirer,
   CardCharges,
@@ -19,10 +20,12 @@ import {
   Receivables,
   Retention,
   RetentionPeriods,
-  WebhookEndpoints
+  WebhookEndpoints,
+  WithdrawalSweep,
+  Withdrawals
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
-import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Layer } from "effect"
 
@@ -60,6 +63,8 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     WebhookEndpoints.layer,
     BalanceStatement.layer,
     Receivables.layer,
+    AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
+    WithdrawalSweep.layer,
     Retention.layer,
     CardTokens.layer
   ).pipe(
@@ -68,6 +73,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
         settings.pixProvider ?? SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
         settings.cardAcquirer ?? SandboxCardAcquirer.layer,
+        SandboxPayoutRail.layer,
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),

@@ -146,7 +146,7 @@ describe.each(testDatabases)("the statement on $name", (database) => {
       "limit=0",
       "limit=101",
       "balance=credit_card",
-      "type=withdrawal",
+      "type=payout",
       "starting_after=abc",
       "created_gte=yesterday"
     ]) {

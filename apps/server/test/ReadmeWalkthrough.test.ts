@@ -193,6 +193,30 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
       Number(releasedTo!.replaceAll(" ", ""))
     )
 
+    // "the endpoint receives `withdrawal.created`, `withdrawal.processing` and `withdrawal.paid`".
+    const withdrawn = env.WITHDRAWAL
+    expect(withdrawn, "the README keeps the withdrawal it makes").toBeDefined()
+    const withdrawalEvents = () =>
+      receiver
+        .at("/postbacks")
+        .filter((arrival) => (JSON.parse(arrival.body) as { data: { id: unknown } }).data.id === withdrawn)
+        .map((arrival) => arrival.headers["x-fatura-event-type"])
+    const withdrawalDeadline = Date.now() + 30_000
+    while (!withdrawalEvents().includes("withdrawal.paid") && Date.now() < withdrawalDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(withdrawalEvents()).toEqual(
+      expect.arrayContaining(["withdrawal.created", "withdrawal.processing", "withdrawal.paid"])
+    )
+    // "its `sources` saying it drew 10 367 from the pix balance", "the company's `balance_pix` is now 38 392", as read
+    // right after it.
+    const withdrawnTo = /the company's `balance_pix` is now\s+([\d ]+)/.exec(readme)?.[1]
+    expect(withdrawnTo, "the README states the pix balance after the withdrawal").toBeDefined()
+    const withdrawal = answers.find((answer) => answer.command.includes("-d '{ \"amount\": 10000 }'"))
+    expect(at(json(withdrawal!), "sources")).toEqual([{ balance: "pix", amount: 10_367 }])
+    const readBack = answers.findIndex((answer) => answer.command.includes("/api/v2/withdrawals/$WITHDRAWAL"))
+    expect(at(json(answers[readBack + 1]!), "balance_pix")).toBe(Number(withdrawnTo!.replaceAll(" ", "")))
+
     // "the receiver prints `invoice.created` and `invoice.paid`", in whichever order they are delivered.
     const deadline = Date.now() + 30_000
     const types = () => receiver.at("/postbacks").map((arrival) => arrival.headers["x-fatura-event-type"])

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
-// postback deliveries, expiry sweeps, due receivables, card charges whose answer was lost, the reconciliation of pix with the pix
+// postback deliveries, expiry sweeps, due receivables, withdrawals, card charges whose answer was lost, the reconciliation of pix with the pix
 // provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may
 // run at once: each round locks what it takes and skips what another worker holds (two workers settling the same lost
 // charge both ask the acquirer, and the second finds it settled), and a delivery whose worker died is taken up after
@@ -9,6 +9,7 @@ import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import {
   AllowPrivatePostbacksInTest,
+  AutoWithdrawals,
   CardCharges,
   Expirations,
   InvoiceLifecycle,
@@ -18,11 +19,13 @@ import {
   Receivables,
   Retention,
   RetentionPeriod,
-  RetentionPeriods
+  RetentionPeriods,
+  WithdrawalSweep,
+  Withdrawals
 } from "@fatura/application"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
-import { SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Cause, Config, type Duration, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 
@@ -52,13 +55,16 @@ const program = Effect.gen(function* () {
     Postbacks.layer,
     Retention.layer,
     CardCharges.layer,
-    Receivables.layer
+    Receivables.layer,
+    WithdrawalSweep.layer,
+    AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer))
   ).pipe(
     Layer.provideMerge(PixSettlements.layer),
     Layer.provide(
       Layer.mergeAll(
         HttpPostbackSender.layer,
         SandboxCardAcquirer.layer,
+        SandboxPayoutRail.layer,
         Option.match(pixApi, { onNone: () => SandboxPixProvider.layer, onSome: (settings) => PixApi.layer(settings) }),
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
@@ -75,6 +81,8 @@ const program = Effect.gen(function* () {
     const cardCharges = yield* CardCharges
     const pixSettlements = yield* PixSettlements
     const receivables = yield* Receivables
+    const withdrawals = yield* WithdrawalSweep
+    const autoWithdrawals = yield* AutoWithdrawals
     yield* Effect.logInfo("worker started", { worker })
     return yield* Effect.all(
       [
@@ -83,6 +91,8 @@ const program = Effect.gen(function* () {
         purges.run("1 minute"),
         cardCharges.run("10 seconds"),
         receivables.run("1 minute"),
+        withdrawals.run("1 second"),
+        autoWithdrawals.run("1 minute"),
         pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: "10 seconds" })
       ],
       { concurrency: "unbounded" }

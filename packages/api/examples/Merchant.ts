@@ -14,7 +14,7 @@ const program = Effect.gen(function* () {
   const fatura = yield* FaturaClient.make({ baseUrl, secretKey })
 
   // The receiver verifies the raw body as it arrived; a re-serialized copy would not match the signature.
-  const paid = yield* Deferred.make<Postback.PostbackEvent>()
+  const paid = yield* Deferred.make<Postback.InvoiceEvent>()
   const receiver = createServer((request, response) => {
     let body = ""
     request.setEncoding("utf8")
@@ -30,7 +30,8 @@ const program = Effect.gen(function* () {
       }).then(
         (event) => {
           response.writeHead(200).end()
-          console.log(`verified ${event.type} ${event.id}: invoice ${event.data.secureId} is ${event.data.status}`)
+          const subject = "secureId" in event.data ? `invoice ${event.data.secureId}` : `withdrawal ${event.data.id}`
+          console.log(`verified ${event.type} ${event.id}: ${subject} is ${event.data.status}`)
           if (event.type === "invoice.paid") Deferred.doneUnsafe(paid, Effect.succeed(event))
         },
         (error: Postback.PostbackVerificationError) => {

@@ -80,7 +80,8 @@ export const UnprocessableCode = Schema.Literals([
   "refund_exceeds_remaining",
   "insufficient_balance",
   "installment_too_small",
-  "postback_url_not_allowed"
+  "postback_url_not_allowed",
+  "bank_account_missing"
 ])
 
 export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", {
@@ -105,7 +106,12 @@ export class InternalError extends Schema.TaggedError<InternalError>()("Internal
   message: Schema.String
 }) {}
 
-export const UnavailableCode = Schema.Literals(["unavailable", "acquirer_unavailable", "provider_unavailable"])
+export const UnavailableCode = Schema.Literals([
+  "unavailable",
+  "acquirer_unavailable",
+  "provider_unavailable",
+  "payout_unavailable"
+])
 
 export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", {
   code: UnavailableCode,

@@ -249,7 +249,8 @@ export const UnavailableResponse = plain(
   body(
     "Unavailable",
     "The database cannot be reached or the service is stopping (`unavailable`), or no acquirer takes live cards " +
-      "(`acquirer_unavailable`), or the pix provider cannot be reached or failed (`provider_unavailable`). Trying " +
+      "(`acquirer_unavailable`), or the pix provider cannot be reached or failed (`provider_unavailable`), or no " +
+      "payout rail pays withdrawals of the key's mode (`payout_unavailable`). Trying " +
       "again later (with the same Idempotency-Key) may succeed.",
     UnavailableCode
   ),

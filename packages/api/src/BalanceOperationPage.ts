@@ -28,9 +28,11 @@ export const BalanceOperation = Schema.Struct({
     description: "`available`, or `waiting` until its receivable falls due."
   }),
   invoice_id: Schema.NullOr(InvoiceTransaction.SecureId).annotate({
-    description: "The secureId of the invoice it belongs to."
+    description: "The secureId of the invoice it belongs to; null for a withdrawal's."
   }),
-  withdrawal_id: Schema.Null.annotate({ description: "The withdrawal it belongs to; no entry belongs to one yet." }),
+  withdrawal_id: Schema.NullOr(Schema.String).annotate({
+    description: "The id of the withdrawal it belongs to; null for an invoice's."
+  }),
   anticipation_id: Schema.Null.annotate({
     description: "The anticipation it belongs to; no entry belongs to one yet."
   }),

@@ -7,6 +7,7 @@ import { PublicApi } from "./PublicApi.js"
 import { SandboxApi } from "./SandboxApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { WebhooksApi } from "./WebhooksApi.js"
+import { WithdrawalsApi } from "./WithdrawalsApi.js"
 
 export class FaturaApi extends HttpApi.make("fatura")
   .add(InvoicesApi)
@@ -14,6 +15,7 @@ export class FaturaApi extends HttpApi.make("fatura")
   .add(PublicApi)
   .add(SandboxApi)
   .add(WebhooksApi)
+  .add(WithdrawalsApi)
   .add(SystemApi)
   // Report every problem of a request at once, one `issues` entry each (SPEC 3).
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

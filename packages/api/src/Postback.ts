@@ -1,10 +1,10 @@
 // Postback signatures (SPEC 8.2, 8.5): how each delivery is signed, and how a receiver checks one and gets the typed event.
 // Only Web Crypto, no Node modules, so receivers can verify on any runtime that has `crypto.subtle`.
-import { type InvoiceStatus, InvoiceTransaction, Timestamp } from "@fatura/domain"
+import { type InvoiceStatus, InvoiceTransaction, Timestamp, Withdrawal, WithdrawalObject } from "@fatura/domain"
 import { Clock, Effect, Result, Schema } from "effect"
 import { Hex } from "effect/encoding"
 
-export const PostbackEventType = Schema.Literals([
+export const InvoiceEventType = Schema.Literals([
   "invoice.created",
   "invoice.paid",
   "invoice.refused",
@@ -16,6 +16,10 @@ export const PostbackEventType = Schema.Literals([
   "invoice.refund_failed",
   "invoice.payment_rejected"
 ] as const satisfies ReadonlyArray<InvoiceStatus.EventType>)
+
+export const WithdrawalEventType = Schema.Literals(Withdrawal.eventTypes)
+
+export const PostbackEventType = Schema.Literals([...InvoiceEventType.literals, ...WithdrawalEventType.literals])
 export type PostbackEventType = typeof PostbackEventType.Type
 
 export const PostbackEventId = Schema.String.check(
@@ -24,20 +28,37 @@ export const PostbackEventId = Schema.String.check(
   })
 )
 
-/** An event (SPEC 8.1) as a postback body carries it; `data` is the invoice as of the event. */
-export const PostbackEvent = Schema.Struct({
+/**
+ * Why it happened, on the events whose type alone does not say: a refund waiting for the pix provider
+ * (`invoice.refund_pending`), a refund refused (`invoice.refund_failed`), a payment rejected
+ * (`invoice.payment_rejected`), a withdrawal that failed (`withdrawal.failed`).
+ */
+const reason = Schema.optionalKey(Schema.String)
+
+/** An event of an invoice (SPEC 8.1): `data` is the invoice as of the event. */
+export const InvoiceEvent = Schema.Struct({
   id: PostbackEventId,
-  type: PostbackEventType,
+  type: InvoiceEventType,
   created_at: Timestamp.Timestamp,
   livemode: Schema.Boolean,
   data: InvoiceTransaction.InvoiceTransaction,
-  /**
-   * Why it happened, on the events whose type alone does not say: a refund waiting for the pix provider
-   * (`invoice.refund_pending`), a refund refused (`invoice.refund_failed`), a payment rejected
-   * (`invoice.payment_rejected`).
-   */
-  reason: Schema.optionalKey(Schema.String)
-})
+  reason
+}).annotate({ identifier: "InvoiceEvent" })
+export type InvoiceEvent = typeof InvoiceEvent.Type
+
+/** An event of a withdrawal (SPEC 13.3): `data` is the withdrawal as of the event. */
+export const WithdrawalEvent = Schema.Struct({
+  id: PostbackEventId,
+  type: WithdrawalEventType,
+  created_at: Timestamp.Timestamp,
+  livemode: Schema.Boolean,
+  data: WithdrawalObject.WithdrawalObject,
+  reason
+}).annotate({ identifier: "WithdrawalEvent" })
+export type WithdrawalEvent = typeof WithdrawalEvent.Type
+
+/** An event (SPEC 8.1) as a postback body carries it, told apart by its `type`. */
+export const PostbackEvent = Schema.Union([InvoiceEvent, WithdrawalEvent]).annotate({ identifier: "PostbackEvent" })
 export type PostbackEvent = typeof PostbackEvent.Type
 
 // Header names in lower case, as Node and the Fetch API hand them to receivers.

@@ -1,7 +1,7 @@
 // SPEC 8.2 and 8.5: postbacks signed as Fatura sends them, and verified as a receiver checks them.
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
-import { InvoiceStatus } from "@fatura/domain"
+import { Cents, type Company, InvoiceStatus, type Timestamp, Withdrawal, WithdrawalObject } from "@fatura/domain"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Postback } from "../src/index.js"
@@ -79,7 +79,7 @@ describe("Postback", () => {
         const event = yield* verify({ body, signature, secret, now: signedAt })
         expect(event).toEqual(sampleEvent)
         expect(event.type).toBe("invoice.paid")
-        expect(event.data.secureId).toBe(secureId)
+        expect("secureId" in event.data && event.data.secureId).toBe(secureId)
       })
     )
 
@@ -282,7 +282,9 @@ describe("Postback", () => {
           ...InvoiceStatus.InvoiceStatus.literals.map(InvoiceStatus.eventType),
           ...InvoiceStatus.eventsWithoutMove
         ]
-        expect([...PostbackEventType.literals].sort()).toEqual([...new Set(recorded)].sort())
+        expect([...PostbackEventType.literals].sort()).toEqual(
+          [...new Set([...recorded, ...Withdrawal.eventTypes])].sort()
+        )
         for (const type of recorded) {
           const payload = JSON.stringify({ ...sampleEvent, type })
           const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: payload })
@@ -292,6 +294,49 @@ describe("Postback", () => {
         const rejected = JSON.stringify({ ...sampleEvent, type: "invoice.payment_rejected", reason: "another amount" })
         const signature = yield* sign({ secrets: [secret], timestamp: signedAt, body: rejected })
         expect((yield* verify({ body: rejected, signature, secret, now: signedAt })).reason).toBe("another amount")
+        // A withdrawal's event carries the withdrawal; an invoice's type with it is no event of the contract.
+        const at = sampleEvent.created_at as Timestamp.Timestamp
+        const withdrawal = WithdrawalObject.render({
+          id: "wd_0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4",
+          companyId: 1 as Company.CompanyId,
+          mode: "test",
+          amount: Cents.make(5_000),
+          fee: Cents.make(367),
+          status: "paid",
+          sources: [{ balance: "pix", amount: Cents.make(5_367) }],
+          destination: {
+            bank: {
+              code: "341",
+              name: "Itaú Unibanco S.A.",
+              agency: "0001",
+              account: "12345678",
+              digit: "9",
+              type: "corrente"
+            },
+            holderName: "Loja Exemplo Ltda",
+            holderDocument: "11444777000161"
+          },
+          rail: "pix",
+          endToEndId: "E0000000020261125150000B6F1C2E3D4A",
+          failureReason: null,
+          createdAt: at,
+          updatedAt: at,
+          sentAt: at,
+          paidAt: at
+        })
+        for (const type of Withdrawal.eventTypes) {
+          const payload = JSON.stringify({ ...sampleEvent, type, data: withdrawal })
+          const signed = yield* sign({ secrets: [secret], timestamp: signedAt, body: payload })
+          const event = yield* verify({ body: payload, signature: signed, secret, now: signedAt })
+          expect([event.type, event.data]).toEqual([type, withdrawal])
+        }
+        const mixed = JSON.stringify({ ...sampleEvent, type: "invoice.paid", data: withdrawal })
+        const mixedSignature = yield* sign({ secrets: [secret], timestamp: signedAt, body: mixed })
+        expect(
+          yield* Effect.flip(verify({ body: mixed, signature: mixedSignature, secret, now: signedAt }))
+        ).toMatchObject({
+          reason: "malformed_body"
+        })
       })
     )
   })

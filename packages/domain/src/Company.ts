@@ -1,5 +1,6 @@
 // The merchant: its registration, bank account, fee plan, blocks and 3-D Secure state.
 import { Schema } from "effect"
+import type { Schedule } from "./AutoWithdrawal.js"
 import type { BankAccount } from "./BankAccount.js"
 import type { FeePlan } from "./FeePlan.js"
 import { balanceOf, type Entry } from "./Ledger.js"
@@ -33,6 +34,8 @@ export interface Company {
   }
   /** Its own bank account, where withdrawals go; every field is "" (and the type `corrente`) while it has none. */
   readonly bank: BankAccount
+  /** When its available money goes out by itself (SPEC 13.4); `off` unless the CLI set a schedule. */
+  readonly autoWithdrawal: Schedule
   readonly blocks: Blocks
   readonly feePlan: FeePlan
   readonly isCustomFeePlan: boolean

@@ -25,7 +25,9 @@ export const FeePlan = Schema.Struct({
    * The days after a payment its money becomes available (SPEC 13.1): per installment for cards (installment k at
    * k times the days), moved to the next business day unless 0.
    */
-  settlementDays: Schema.Struct({ pix: SettlementDays, bank_slip: SettlementDays, credit_card: SettlementDays })
+  settlementDays: Schema.Struct({ pix: SettlementDays, bank_slip: SettlementDays, credit_card: SettlementDays }),
+  /** What a withdrawal to the company's bank account costs, on top of its amount (SPEC 13.3). */
+  withdrawalFee: Cents.Cents
 })
 export type FeePlan = typeof FeePlan.Type
 
@@ -38,7 +40,8 @@ export const defaultFeePlan: FeePlan = {
   acquirerPercentage: { pix: 0.2, bank_slip: 0, credit_card: 1.8 },
   referrerPercentage: 0,
   retentionPercentage: 0,
-  settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 }
+  settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 },
+  withdrawalFee: Cents.make(367)
 }
 
 /** The rate of a payment; `installments` (1–12, validated at the edge) matters only for cards. */

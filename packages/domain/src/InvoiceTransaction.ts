@@ -130,6 +130,7 @@ export const renderEnterprise = (company: Company, totals: CompanyTotals): Enter
   blocked_processing: company.blocks.processing,
   blocked_sake: company.blocks.sake,
   blocked_system: company.blocks.system,
+  auto_withdrawal: company.autoWithdrawal,
   is_custom: company.isCustomFeePlan,
   create_at: company.createdAt,
   update_at: company.updatedAt,

@@ -142,6 +142,14 @@ export const Enterprise = Schema.Struct({
   blocked_processing: Schema.Boolean,
   blocked_sake: Schema.Boolean,
   blocked_system: Schema.Boolean,
+  // Optional for what was stored before it existed: the events recorded then, listed and posted as they were.
+  auto_withdrawal: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "When the company's available money goes out by itself (SPEC 13.4): `off`, `daily`, `weekly:<1-5>` or " +
+        "`monthly:<1-28>`. Absent from events recorded before it was added."
+    })
+  ),
   is_custom: Schema.Boolean,
   create_at: Timestamp,
   update_at: Timestamp,

@@ -4,7 +4,17 @@ import { Schema } from "effect"
 import type { Cents } from "./Cents.js"
 import { type BalanceKind, balanceKindOf, type PaymentMethod } from "./PaymentMethod.js"
 
-export const EntryType = Schema.Literals(["payment", "fee", "refund", "refund_reversal", "chargeback", "settlement"])
+export const EntryType = Schema.Literals([
+  "payment",
+  "fee",
+  "refund",
+  "refund_reversal",
+  "chargeback",
+  "settlement",
+  "withdrawal",
+  "withdrawal_fee",
+  "withdrawal_reversal"
+])
 export type EntryType = typeof EntryType.Type
 
 export const Direction = Schema.Literals(["credit", "debit"])

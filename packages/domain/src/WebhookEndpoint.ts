@@ -2,11 +2,15 @@
 // A pattern is `*` (every event), a family (`invoice.*`) or one event type.
 import { Schema } from "effect"
 import type * as InvoiceStatus from "./InvoiceStatus.js"
+import type * as Withdrawal from "./Withdrawal.js"
 
 /** The families of events, each the part of an event's type before its dot. */
-export const families = ["invoice"] as const
+export const families = ["invoice", "withdrawal"] as const
 
-/** Written out, so that the type names each pattern; a test holds the list to every event an invoice records. */
+/**
+ * Written out, so that the type names each pattern; a test holds the list to every event an invoice and a withdrawal
+ * record.
+ */
 export const EventPattern = Schema.Literals([
   "*",
   "invoice.*",
@@ -19,9 +23,17 @@ export const EventPattern = Schema.Literals([
   "invoice.chargedback",
   "invoice.refund_pending",
   "invoice.refund_failed",
-  "invoice.payment_rejected"
-] as const satisfies ReadonlyArray<"*" | `${(typeof families)[number]}.*` | InvoiceStatus.EventType>).annotate({
-  description: "`*` for every event, `invoice.*` for every event of a family, or one event type."
+  "invoice.payment_rejected",
+  "withdrawal.*",
+  "withdrawal.created",
+  "withdrawal.processing",
+  "withdrawal.paid",
+  "withdrawal.failed",
+  "withdrawal.canceled"
+] as const satisfies ReadonlyArray<
+  "*" | `${(typeof families)[number]}.*` | InvoiceStatus.EventType | Withdrawal.EventType
+>).annotate({
+  description: "`*` for every event, `invoice.*` or `withdrawal.*` for every event of a family, or one event type."
 })
 export type EventPattern = typeof EventPattern.Type
 

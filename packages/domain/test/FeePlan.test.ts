@@ -21,7 +21,8 @@ describe("FeePlan", () => {
       acquirerPercentage: { pix: 0.2, bank_slip: 0, credit_card: 1.8 },
       referrerPercentage: 0,
       retentionPercentage: 0,
-      settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 }
+      settlementDays: { pix: 0, bank_slip: 1, credit_card: 30 },
+      withdrawalFee: 367
     })
   })
 
@@ -130,7 +131,8 @@ describe("FeePlan", () => {
         pix: fc.integer({ min: 0, max: 60 }),
         bank_slip: fc.integer({ min: 0, max: 60 }),
         credit_card: fc.integer({ min: 0, max: 60 })
-      })
+      }),
+      withdrawalFee: fc.integer({ min: 0, max: 1_000 }).map(cents)
     })
     const roundHalfUp = (amount: number, percentage: number) =>
       Math.floor((amount * Math.round(percentage * 100) + 5_000) / 10_000)

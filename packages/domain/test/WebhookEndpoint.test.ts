@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { InvoiceStatus, WebhookEndpoint } from "../src/index.js"
+import { InvoiceStatus, WebhookEndpoint, Withdrawal } from "../src/index.js"
 
 const patterns = WebhookEndpoint.EventPattern.literals
 
@@ -11,13 +11,20 @@ describe("WebhookEndpoint", () => {
     expect(WebhookEndpoint.matches("invoice.paid", "invoice.paid")).toBe(true)
     expect(WebhookEndpoint.matches("invoice.paid", "invoice.refunded")).toBe(false)
     expect(WebhookEndpoint.matches("invoice.*", "withdrawal.paid")).toBe(false)
+    expect(WebhookEndpoint.matches("withdrawal.*", "withdrawal.paid")).toBe(true)
+    expect(WebhookEndpoint.matches("withdrawal.*", "invoice.paid")).toBe(false)
     // A family is matched whole, never as a prefix of another one.
     expect(WebhookEndpoint.matches("invoice.*", "invoices.paid")).toBe(false)
   })
 
   it("gives, for every event type, exactly the patterns that match it", () => {
     // Both sets are finite: every pattern against every type, and against types of a family yet unknown.
-    for (const type of [...InvoiceStatus.eventTypes, "withdrawal.paid", "invoices.paid"]) {
+    for (const type of [
+      ...InvoiceStatus.eventTypes,
+      ...Withdrawal.eventTypes,
+      "anticipation.created",
+      "invoices.paid"
+    ]) {
       const matching = WebhookEndpoint.patternsMatching(type)
       for (const pattern of patterns) {
         expect(matching.includes(pattern), `${pattern} for ${type}`).toBe(WebhookEndpoint.matches(pattern, type))
@@ -25,9 +32,14 @@ describe("WebhookEndpoint", () => {
     }
   })
 
-  it("takes *, each family's .* and every event an invoice records as patterns, and nothing else", () => {
+  it("takes *, each family's .* and every event an invoice or a withdrawal records as patterns, and nothing else", () => {
     expect([...patterns].sort()).toEqual(
-      ["*", ...WebhookEndpoint.families.map((family) => `${family}.*`), ...InvoiceStatus.eventTypes].sort()
+      [
+        "*",
+        ...WebhookEndpoint.families.map((family) => `${family}.*`),
+        ...InvoiceStatus.eventTypes,
+        ...Withdrawal.eventTypes
+      ].sort()
     )
     const decode = Schema.decodeUnknownExit(WebhookEndpoint.EventPattern)
     expect(decode("invoice.paid")._tag).toBe("Success")

@@ -14,11 +14,12 @@ import {
   Postbacks,
   PublicBaseUrl,
   Receivables,
-  WebhookEndpoints
+  WebhookEndpoints,
+  Withdrawals
 } from "@fatura/application"
 import { FaturaHttp, NodeServer } from "@fatura/http"
 import { Database } from "@fatura/persistence"
-import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Config, Console, Effect, Layer } from "effect"
 
@@ -34,6 +35,7 @@ const app = Effect.gen(function* () {
     WebhookEndpoints.layer,
     BalanceStatement.layer,
     Receivables.layer,
+    Withdrawals.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(
@@ -41,6 +43,7 @@ const app = Effect.gen(function* () {
         SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
         SandboxCardAcquirer.layer,
+        SandboxPayoutRail.layer,
         HttpPostbackSender.layer,
         NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, `http://localhost:${port}`)

@@ -29,7 +29,7 @@ const toWireOperation = (operation: Operation): BalanceOperation => ({
   balance: operation.balance,
   bucket: operation.bucket,
   invoice_id: operation.invoiceId,
-  withdrawal_id: null,
+  withdrawal_id: operation.withdrawalId,
   anticipation_id: null,
   created_at: operation.createdAt
 })

@@ -12,6 +12,7 @@ import {
 } from "@fatura/api"
 import type {
   AcquirerUnavailable,
+  BankAccountMissing,
   CompanyBlocked,
   CompanyNotFound,
   DeliveryNotFound,
@@ -25,6 +26,7 @@ import type {
   InvoiceNotFound,
   LeaseLost,
   MoveNotAllowed,
+  PayoutUnavailable,
   PixProviderRefused,
   PixProviderUnavailable,
   PostbackTargetRefused,
@@ -32,9 +34,10 @@ import type {
   StorageUnavailable,
   Unauthenticated,
   UnknownCursor,
-  UnusablePixKey
+  UnusablePixKey,
+  WithdrawalNotFound
 } from "@fatura/application"
-import type { Card, Invoice, Refund } from "@fatura/domain"
+import type { Card, Invoice, Refund, Withdrawal } from "@fatura/domain"
 
 type Failure =
   | Unauthenticated
@@ -63,6 +66,10 @@ type Failure =
   | EndpointUrlRefused
   | UnusablePixKey
   | LeaseLost
+  | BankAccountMissing
+  | PayoutUnavailable
+  | WithdrawalNotFound
+  | Withdrawal.InsufficientFunds
 
 /** Each failure, by its tag. */
 type FailureByTag = { readonly [F in Failure as F["_tag"]]: F }
@@ -95,6 +102,10 @@ interface Responses {
   readonly EndpointUrlRefused: Unprocessable
   readonly UnusablePixKey: Unprocessable
   readonly LeaseLost: IdempotencyConflict
+  readonly BankAccountMissing: Unprocessable
+  readonly PayoutUnavailable: Unavailable
+  readonly WithdrawalNotFound: NotFound
+  readonly InsufficientFunds: Unprocessable
 }
 
 const blockMessage = (block: CompanyBlocked["block"]) =>
@@ -102,7 +113,9 @@ const blockMessage = (block: CompanyBlocked["block"]) =>
     ? "the company is blocked"
     : block === "processing"
       ? "the company is blocked from creating invoices"
-      : `the company is blocked from creating ${block} invoices`
+      : block === "sake"
+        ? "the company is blocked from withdrawing"
+        : `the company is blocked from creating ${block} invoices`
 
 const invalidRequest = (path: string, message: string) =>
   new InvalidRequest({ message: `${path}: ${message}`, issues: [{ path, message }] })
@@ -171,7 +184,12 @@ const table: { readonly [T in keyof Responses]: (failure: FailureByTag[T]) => Re
   // Like any id of another company's object (SPEC 2): exactly what an unknown one gets.
   UnknownCursor: () => new NotFound({ message: "starting_after: nothing of yours has that id" }),
   // A run whose lease a repeat took over stops at its next checkpoint: the repeat is now the request in progress.
-  LeaseLost: stillRunning
+  LeaseLost: stillRunning,
+  BankAccountMissing: (failure) => new Unprocessable({ code: "bank_account_missing", message: failure.message }),
+  PayoutUnavailable: (failure) =>
+    new Unavailable({ code: "payout_unavailable", message: `${failure.reason}: nothing was recorded` }),
+  WithdrawalNotFound: () => new NotFound({ message: "no withdrawal with that id" }),
+  InsufficientFunds: (failure) => new Unprocessable({ code: "insufficient_balance", message: failure.message })
 }
 
 /** The contract's error for `failure`, by the table: its type follows the failure's tag. */

@@ -22,6 +22,7 @@ import * as SandboxHttp from "./SandboxHttp.js"
 import * as SecretKeyAuthorizationLive from "./SecretKeyAuthorizationLive.js"
 import * as SystemHttp from "./SystemHttp.js"
 import * as WebhooksHttp from "./WebhooksHttp.js"
+import * as WithdrawalsHttp from "./WithdrawalsHttp.js"
 
 /** What each of the contract's routes lets through, declared by each group beside its handlers. */
 const contractPolicies: RoutePolicy.OfContract = {
@@ -30,6 +31,7 @@ const contractPolicies: RoutePolicy.OfContract = {
   public: PublicHttp.policies,
   sandbox: SandboxHttp.policies,
   webhooks: WebhooksHttp.policies,
+  withdrawals: WithdrawalsHttp.policies,
   system: SystemHttp.policies
 }
 
@@ -42,7 +44,8 @@ export const routes = Layer.mergeAll(
         PublicHttp.layer,
         SandboxHttp.layer,
         SystemHttp.layer,
-        WebhooksHttp.layer
+        WebhooksHttp.layer,
+        WithdrawalsHttp.layer
       ]),
       Layer.provide([SecretKeyAuthorizationLive.layer, PublicTokenAuthorizationLive.layer, MetricsAccess.layer])
     ),

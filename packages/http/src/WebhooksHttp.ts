@@ -1,7 +1,6 @@
 // Handlers of events and postback deliveries (SPEC 4.8), and of webhook endpoints (13.5).
 import { Caller, FaturaApi, InvalidRequest, type Postback, type WebhookEndpointResource } from "@fatura/api"
 import { type Endpoint, Postbacks, WebhookEndpoints } from "@fatura/application"
-import type { InvoiceTransaction } from "@fatura/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toResponse } from "./FailureResponses.js"
@@ -43,14 +42,17 @@ export const layer = HttpApiBuilder.group(
           const last = page.events.at(-1)
           return {
             // Events are stored as they were sent: already in the contract's shapes.
-            data: page.events.map((event) => ({
-              id: event.id,
-              type: event.type as Postback.PostbackEventType,
-              created_at: event.createdAt,
-              livemode: event.livemode,
-              data: event.data as InvoiceTransaction.InvoiceTransaction,
-              ...(event.reason === null ? {} : { reason: event.reason })
-            })),
+            data: page.events.map(
+              (event) =>
+                ({
+                  id: event.id,
+                  type: event.type,
+                  created_at: event.createdAt,
+                  livemode: event.livemode,
+                  data: event.data,
+                  ...(event.reason === null ? {} : { reason: event.reason })
+                }) as Postback.PostbackEvent
+            ),
             has_more: page.hasMore,
             next_cursor: page.hasMore && last !== undefined ? last.id : null
           }

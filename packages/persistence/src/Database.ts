@@ -21,6 +21,7 @@ import * as SqlReadiness from "./SqlReadiness.js"
 import * as SqlReceivableRepository from "./SqlReceivableRepository.js"
 import * as SqlTransactions from "./SqlTransactions.js"
 import * as SqlWebhookEndpointRepository from "./SqlWebhookEndpointRepository.js"
+import * as SqlWithdrawalRepository from "./SqlWithdrawalRepository.js"
 
 export type DatabaseConfig =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly maxConnections?: number }
@@ -98,6 +99,7 @@ export const repositories = (config: DatabaseConfig) =>
     SqlInvoiceRepository.layer,
     SqlLedgerEntryRepository.layer,
     SqlReceivableRepository.layer,
+    SqlWithdrawalRepository.layer,
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,

@@ -1,6 +1,6 @@
 // The CompanyRepository port in SQL: companies, their keys, and their running totals (migration 0006).
 import { type ApiKeyRecord, CompanyRepository, type NewApiKey } from "@fatura/application"
-import type { BankAccount, Company, FeePlan, Invoice } from "@fatura/domain"
+import type { AutoWithdrawal, BankAccount, Company, FeePlan, Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int, json, storage, text, timestamp } from "./Columns.js"
@@ -45,6 +45,7 @@ export const toCompany = (row: Record<string, unknown>, prefix = ""): Company.Co
     name: text(row[`${prefix}bank_name`]),
     type: text(row[`${prefix}bank_type`]) as BankAccount.BankType
   },
+  autoWithdrawal: text(row[`${prefix}auto_withdrawal`]) as AutoWithdrawal.Schedule,
   blocks: {
     system: row[`${prefix}blocked_system`] === true,
     processing: row[`${prefix}blocked_processing`] === true,
@@ -174,6 +175,34 @@ export const layer = Layer.effect(
               updated_at = ${now}::timestamptz
           WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      setAutoWithdrawal: (id, schedule, now) =>
+        sql`
+          UPDATE companies SET auto_withdrawal = ${schedule}, updated_at = ${now}::timestamptz
+          WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          storage
+        ),
+
+      // Marked as they are taken, in the statement that takes them: two sweeps never take one company the same day.
+      claimAutoWithdrawals: (today, limit) =>
+        sql`
+          WITH claimed AS (
+            SELECT id FROM companies
+            WHERE auto_withdrawal <> 'off'
+              AND (auto_withdrawal_checked_on IS NULL OR auto_withdrawal_checked_on < ${today}::date)
+            ORDER BY id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          ), marked AS (
+            UPDATE companies SET auto_withdrawal_checked_on = ${today}::date
+            WHERE id IN (SELECT id FROM claimed)
+            RETURNING id
+          )
+          SELECT ${companyColumns(sql, "c")} FROM companies c WHERE c.id IN (SELECT id FROM marked) ORDER BY c.id`.pipe(
+          Effect.map((rows) => rows.map((row) => toCompany(row))),
           storage
         ),
 

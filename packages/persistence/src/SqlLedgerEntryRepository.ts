@@ -1,5 +1,5 @@
 // The LedgerEntryRepository port in SQL: a company's entries of one mode by the index on (company, mode, id), newest
-// first, each with its invoice's secureId.
+// first, each with its invoice's secureId or its withdrawal's id.
 import { type BalanceOperation, LedgerEntryRepository } from "@fatura/application"
 import { Invoice, Ledger, PaymentMethod, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Schema } from "effect"
@@ -15,7 +15,8 @@ const OperationRow = Schema.Struct({
   amount: CentsColumn,
   balance: PaymentMethod.BalanceKind,
   bucket: Ledger.Bucket,
-  invoice_id: Invoice.SecureId,
+  invoice_id: Schema.NullOr(Invoice.SecureId),
+  withdrawal_id: Schema.NullOr(Schema.String),
   created_at: Timestamp.Timestamp
 })
 
@@ -27,6 +28,7 @@ const toOperation = (row: typeof OperationRow.Type): BalanceOperation => ({
   balance: row.balance,
   bucket: row.bucket,
   invoiceId: row.invoice_id,
+  withdrawalId: row.withdrawal_id,
   createdAt: row.created_at
 })
 
@@ -49,9 +51,9 @@ export const layer = Layer.effect(
           ...(filter.type === null ? [] : [sql`l.type = ${filter.type}`])
         ]
         return sql`
-          SELECT l.id, l.type, l.direction, l.amount, l.balance, l.bucket, i.secure_id AS invoice_id,
+          SELECT l.id, l.type, l.direction, l.amount, l.balance, l.bucket, i.secure_id AS invoice_id, l.withdrawal_id,
                  fatura_ts(l.created_at) AS created_at
-          FROM ledger_entries l JOIN invoices i ON i.id = l.invoice_id
+          FROM ledger_entries l LEFT JOIN invoices i ON i.id = l.invoice_id
           WHERE ${sql.and(conditions)}
           ORDER BY l.id DESC
           LIMIT ${filter.limit + 1}`.pipe(

@@ -5,36 +5,13 @@
 
 /** The company columns of table alias `alias`, named with `prefix` so that they can sit beside another table's. */
 export const companyColumnList = (alias: string, prefix = "") =>
-  [
-    "id",
-    "cnpj",
-    "company_type",
-    "corporate_reason",
-    "fantasy_name",
-    "url_website",
-    "email",
-    "address_street",
-    "address_number",
-    "address_city",
-    "address_postal_code",
-    "address_province",
-    "address_state",
-    "bank_account",
-    "bank_agency",
-    "bank_code",
-    "bank_digit",
-    "bank_name",
-    "bank_type",
-    "blocked_system",
-    "blocked_processing",
-    "blocked_pix",
-    "blocked_card",
-    "blocked_bank_slip",
-    "blocked_sake",
-    "fee_plan",
-    "is_custom",
-    "pix_key"
-  ]
+  (
+    "id cnpj company_type corporate_reason fantasy_name url_website email address_street address_number address_city " +
+    "address_postal_code address_province address_state bank_account bank_agency bank_code bank_digit bank_name " +
+    "bank_type blocked_system blocked_processing blocked_pix blocked_card blocked_bank_slip blocked_sake fee_plan " +
+    "is_custom pix_key auto_withdrawal"
+  )
+    .split(" ")
     .map((column) => `${alias}.${column} AS ${prefix}${column}`)
     .concat([
       `${alias}.three_ds_activated_at IS NOT NULL AS ${prefix}is_active_3ds`,

@@ -61,6 +61,7 @@ onEachDatabase("CompanyRepository", (it) => {
         pixKey: "financeiro@loja.example",
         isCustomFeePlan: true,
         isActive3ds: false,
+        autoWithdrawal: "off",
         blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
         createdAt: at(0),
         updatedAt: at(0)

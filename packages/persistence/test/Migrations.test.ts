@@ -29,7 +29,9 @@ const allMigrations = [
   [16, "webhook_endpoints"],
   [17, "balance_operations"],
   [18, "company_bank_code"],
-  [19, "receivables"]
+  [19, "receivables"],
+  [20, "withdrawals"],
+  [21, "auto_withdrawals"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */
@@ -173,7 +175,7 @@ for (const database of testDatabases) {
       }).pipe(Effect.provide(SqlInvoiceRepository.layer.pipe(Layer.provideMerge(emptyDatabase(database)))))
     )
 
-    it.live("make what was paid before receivables existed available, as receivables, and change no balance", () =>
+    it.live("make what was paid before receivables available, as receivables, with no balance changed; add fees", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* Migrations.runThrough("0018_company_bank_code")
@@ -223,7 +225,7 @@ for (const database of testDatabases) {
         const balances = sql`SELECT pix, card, bank_slip FROM company_balances WHERE company_id = ${companyId}`
         const before = yield* balances
 
-        expect(yield* Migrations.run).toEqual(allMigrations.slice(18))
+        expect(yield* Migrations.runThrough("0019_receivables")).toEqual(allMigrations.slice(18, 19))
 
         expect(yield* balances).toEqual(before)
         const [waiting] = yield* sql`
@@ -262,6 +264,14 @@ for (const database of testDatabases) {
         const [plan] = yield* sql`SELECT fee_plan FROM companies WHERE id = ${companyId}`
         const stored = typeof plan!.fee_plan === "string" ? JSON.parse(plan!.fee_plan) : plan!.fee_plan
         expect(stored).toEqual(FeePlan.defaultFeePlan)
+
+        // A plan stored before withdrawals gets their default fee.
+        yield* sql`UPDATE companies SET fee_plan = fee_plan - 'withdrawalFee' WHERE id = ${companyId}`
+        expect(yield* Migrations.runThrough("0020_withdrawals")).toEqual(allMigrations.slice(19, 20))
+        const [withFee] = yield* sql`SELECT fee_plan FROM companies WHERE id = ${companyId}`
+        expect(typeof withFee!.fee_plan === "string" ? JSON.parse(withFee!.fee_plan) : withFee!.fee_plan).toEqual(
+          FeePlan.defaultFeePlan
+        )
       }).pipe(Effect.provide(emptyDatabase(database)))
     )
   })

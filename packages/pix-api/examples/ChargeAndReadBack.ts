@@ -2,7 +2,7 @@
 // prints them): an invoice's charge registered and its BR Code handed back, asked again as a retry would, and read
 // back from the PSP.
 import { PixProvider } from "@fatura/application"
-import { Cents, type Company, Document, FeePlan, type PixKey, Timestamp } from "@fatura/domain"
+import { AutoWithdrawal, Cents, type Company, Document, FeePlan, type PixKey, Timestamp } from "@fatura/domain"
 import * as PixApi from "@fatura/pix-api"
 import { Effect, Layer, Option, Result } from "effect"
 
@@ -24,6 +24,7 @@ const company: Company.Company = {
     state: "SP"
   },
   bank: { code: "001", account: "12345", agency: "0001", digit: "6", name: "Banco do Brasil S.A.", type: "corrente" },
+  autoWithdrawal: AutoWithdrawal.off,
   blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
   feePlan: FeePlan.defaultFeePlan,
   isCustomFeePlan: false,

@@ -5,7 +5,7 @@
 import { expect } from "vitest"
 import { type Connection, connect, createDatabase } from "./Cluster.js"
 import { boletoPayer, cardField, payer, testCards } from "./Journal.js"
-import { createCompany, type Service, serve } from "./Service.js"
+import { createCompany, fatura, type Service, serve } from "./Service.js"
 
 export interface InvoiceRef {
   readonly id: number
@@ -33,6 +33,8 @@ export interface Tenant {
   /** A ledger entry of the paid card invoice, as the statement lists it. */
   readonly operationId: number
   readonly receivableId: number
+  /** A withdrawal that failed: to an account that does not exist, so that nothing more happens to it. */
+  readonly withdrawalId: string
 }
 
 export interface World {
@@ -77,6 +79,35 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
   expect(operations.body.data.length, operations.text).toBeGreaterThan(0)
   const receivables = await service.request("GET", "/api/v2/receivables", { key })
   expect(receivables.body.data.length, receivables.text).toBeGreaterThan(0)
+  // A pix sale to withdraw from, to an account the sandbox's rail fails: the withdrawal ends failed, and stays so.
+  await fatura(
+    databaseUrl,
+    "company",
+    "bank-account",
+    String(company.id),
+    "--bank-code",
+    "341",
+    "--agency",
+    "0001",
+    "--account",
+    "12340000",
+    "--digit",
+    "9",
+    "--type",
+    "corrente"
+  )
+  const sale = await create({ method: "pix", total_price_cents: 10_000, payer })
+  await service.request("POST", "/api/v2/sandbox/invoices/pay", { key, body: { id: sale.secureId } })
+  const withdrawal = await service.request("POST", "/api/v2/withdrawals", { key, body: { amount: 1_000 } })
+  expect(withdrawal.status, withdrawal.text).toBe(201)
+  const deadline = Date.now() + 20_000
+  let failed = false
+  while (!failed && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const now = await service.request("GET", `/api/v2/withdrawals/${withdrawal.body.id}`, { key })
+    failed = now.body.status === "failed"
+  }
+  expect(failed, "the withdrawal to the sandbox's failing account fails").toBe(true)
   // Last: exchange-token turns 3-D Secure on for the company.
   const exchanged = await service.request("POST", "/api/v2/exchange-token", { key })
   const tokenized = await service.request("POST", "/api/v2/public/cards", {
@@ -106,7 +137,8 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
     deliveryId: deliveries.body.data[0].id,
     endpointId: endpoint.body.id,
     operationId: operations.body.data[0].id,
-    receivableId: receivables.body.data[0].id
+    receivableId: receivables.body.data[0].id,
+    withdrawalId: withdrawal.body.id
   }
 }
 

@@ -153,6 +153,15 @@ export const administer = async (database: DatabaseEnv) => {
     "no company with id 987654"
   )
 
+  succeededWith(
+    await faturaInProcess(database, "company", "auto-withdrawal", id, "weekly:5"),
+    `company ${id}: automatic withdrawals weekly:5\n`
+  )
+  failedWith(
+    await faturaInProcess(database, "company", "auto-withdrawal", id, "weekly:6"),
+    '"weekly:6" is no schedule: off, daily, weekly:<1-5> (Monday to Friday) or monthly:<1-28>'
+  )
+
   failedWith(await faturaInProcess(database, "keys", "list", "987654"), "no company with id 987654")
   succeededWith(await faturaInProcess(database, "migrate"), "The database is up to date.\n")
   return { companyId: company.company_id, revokedKey: company.secret_key, liveKey: secondLive.stdout.trim() }

@@ -3,7 +3,7 @@
 // answered, refused or rendered — and not what is stored, which need no SQL and no database to start.
 import { AllowPrivatePostbacksInTest, PublicBaseUrl } from "@fatura/application"
 import { InMemoryPorts, TestApplication } from "@fatura/application/testing"
-import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Layer } from "effect"
 import type * as Services from "../../src/Services.js"
@@ -19,6 +19,7 @@ export const layer = (settings: Services.Settings) =>
         settings.pixProvider ?? SandboxPixProvider.layer,
         SandboxBoletoIssuer.layer,
         settings.cardAcquirer ?? SandboxCardAcquirer.layer,
+        SandboxPayoutRail.layer,
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),

@@ -8,7 +8,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Companies, Postbacks, PublicBaseUrl } from "@fatura/application"
 import { InMemoryPorts, TestApplication } from "@fatura/application/testing"
 import { FaturaHttp, NodeServer, RateLimiter } from "@fatura/http"
-import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPixProvider } from "@fatura/sandbox"
+import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
 import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { startContractProxy } from "./ContractProxy.js"
@@ -36,6 +36,7 @@ const application = TestApplication.useCases.pipe(
       SandboxPixProvider.layer,
       SandboxBoletoIssuer.layer,
       SandboxCardAcquirer.layer,
+      SandboxPayoutRail.layer,
       HttpPostbackSender.layer,
       NetworkPostbackTargets.layer
     )

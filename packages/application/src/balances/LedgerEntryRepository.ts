@@ -11,8 +11,10 @@ export interface BalanceOperation {
   readonly amount: Cents.Cents
   readonly balance: PaymentMethod.BalanceKind
   readonly bucket: Ledger.Bucket
-  /** The invoice it belongs to, by its secureId. */
-  readonly invoiceId: Invoice.SecureId
+  /** The invoice it belongs to, by its secureId; none for a withdrawal's. */
+  readonly invoiceId: Invoice.SecureId | null
+  /** The withdrawal it belongs to; none for an invoice's. */
+  readonly withdrawalId: string | null
   readonly createdAt: Timestamp.Timestamp
 }
 

@@ -1,6 +1,6 @@
 // Use cases of the company: its information with current balances, registration, blocks, its pix key and bank
 // account, and 3-D Secure.
-import { BankAccount, type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
+import { AutoWithdrawal, BankAccount, type Company, FeePlan, PixKey, type Timestamp } from "@fatura/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "../platform/Clock.js"
 import { CompanyNotFound, PixKeyRequired, type StorageUnavailable } from "../platform/Failures.js"
@@ -82,6 +82,14 @@ export class Companies extends Context.Service<
       companyId: Company.CompanyId,
       bankAccount: BankAccount.BankAccountInput
     ) => Effect.Effect<BankAccount.BankAccount, BankAccount.InvalidBankAccount | CompanyNotFound | StorageUnavailable>
+    /**
+     * Sets when the company's available money goes out by itself (SPEC 13.4): `off`, `daily`, `weekly:<1-5>` or
+     * `monthly:<1-28>`; returns it as stored. The CLI's, as the bank account is.
+     */
+    readonly setAutoWithdrawal: (
+      companyId: Company.CompanyId,
+      schedule: string
+    ) => Effect.Effect<AutoWithdrawal.Schedule, AutoWithdrawal.InvalidSchedule | CompanyNotFound | StorageUnavailable>
     readonly activate3ds: (principal: Principal) => Effect.Effect<ExchangeToken, StorageUnavailable>
   }
 >()("@fatura/application/Companies") {
@@ -189,6 +197,16 @@ export class Companies extends Context.Service<
         return bankAccount
       })
 
+      const setAutoWithdrawal = Effect.fn("Companies.setAutoWithdrawal")(function* (
+        companyId: Company.CompanyId,
+        text: string
+      ) {
+        const schedule = yield* Effect.fromResult(AutoWithdrawal.parse(text))
+        const found = yield* companies.setAutoWithdrawal(companyId, schedule, yield* Clock.now)
+        if (!found) return yield* new CompanyNotFound({ companyId })
+        return schedule
+      })
+
       const activate3ds = Effect.fn("Companies.activate3ds")(function* (principal: Principal) {
         const now = yield* Clock.now
         const activation = yield* companies.activate3ds(
@@ -211,6 +229,7 @@ export class Companies extends Context.Service<
         setBlock,
         setPixKey,
         setBankAccount,
+        setAutoWithdrawal,
         activate3ds
       })
     })

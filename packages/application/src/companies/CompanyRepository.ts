@@ -1,5 +1,14 @@
 // Port: companies, their totals, and their keys.
-import type { BankAccount, Company, FeePlan, Invoice, PixKey, Timestamp } from "@fatura/domain"
+import type {
+  AutoWithdrawal,
+  BankAccount,
+  BusinessCalendar,
+  Company,
+  FeePlan,
+  Invoice,
+  PixKey,
+  Timestamp
+} from "@fatura/domain"
 import { Context, Effect, Option } from "effect"
 import { CompanyNotFound, type StorageUnavailable } from "../platform/Failures.js"
 
@@ -76,6 +85,20 @@ export class CompanyRepository extends Context.Service<
       pixKey: PixKey.PixKey,
       now: Timestamp.Timestamp
     ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Replaces the company's automatic withdrawal schedule (SPEC 13.4); false when no company has that id. */
+    readonly setAutoWithdrawal: (
+      id: Company.CompanyId,
+      schedule: AutoWithdrawal.Schedule,
+      now: Timestamp.Timestamp
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Up to `limit` companies with a schedule that were not looked at for automatic withdrawals on `today` yet, each
+     * marked looked at for `today` as it is taken: the sweep takes a company once a day, whatever it then does.
+     */
+    readonly claimAutoWithdrawals: (
+      today: BusinessCalendar.CalendarDate,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<Company.Company>, StorageUnavailable>
     /** Replaces the company's bank account; false when no company has that id. */
     readonly setBankAccount: (
       id: Company.CompanyId,

@@ -137,3 +137,20 @@ export class PixKeyRequired extends Schema.TaggedError<PixKeyRequired>()("PixKey
 export class UnusablePixKey extends Schema.TaggedError<UnusablePixKey>()("UnusablePixKey", {
   reason: Schema.String
 }) {}
+
+/** The company has no bank account on file to withdraw to (SPEC 13.3); only the CLI sets one. */
+export class BankAccountMissing extends Schema.TaggedError<BankAccountMissing>()("BankAccountMissing", {}) {
+  override get message() {
+    return "the company has no bank account to withdraw to: it is set with `fatura company bank-account`"
+  }
+}
+
+/** No payout rail pays withdrawals of the caller's mode (SPEC 13.3), or the rail did not answer. */
+export class PayoutUnavailable extends Schema.TaggedError<PayoutUnavailable>()("PayoutUnavailable", {
+  reason: Schema.String
+}) {}
+
+/** No withdrawal of this company, in the caller's mode, has that id. */
+export class WithdrawalNotFound extends Schema.TaggedError<WithdrawalNotFound>()("WithdrawalNotFound", {
+  withdrawalId: Schema.String
+}) {}

@@ -1,4 +1,4 @@
-// Port: the outbox of invoice events: an event is recorded with its deliveries, or nothing is.
+// Port: the outbox of events, of invoices and of withdrawals: an event is recorded with its deliveries, or nothing is.
 import type { Company, Invoice, Timestamp } from "@fatura/domain"
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../platform/Failures.js"
@@ -8,7 +8,8 @@ export interface NewEvent {
   /** The invoice's own postback URL, when it has one: a delivery is queued there with the event. */
   readonly postbackUrl: string | null
   readonly companyId: Company.CompanyId
-  readonly invoiceId: Invoice.InvoiceId
+  /** The invoice it is of; none for a withdrawal's. */
+  readonly invoiceId: Invoice.InvoiceId | null
   readonly type: string
   readonly livemode: boolean
   readonly data: unknown

@@ -1,5 +1,5 @@
 // The CompanyRepository port in memory: companies, their keys, and their totals summed from the ledger.
-import type { Company, Invoice } from "@fatura/domain"
+import { AutoWithdrawal, type Company, type Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { CompanyRepository, type NewApiKey } from "../companies/CompanyRepository.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
@@ -98,6 +98,8 @@ export const layer = Layer.effect(
             email: company.email,
             address: { street: "", number: "", city: "", postalCode: "", province: "", state: "" },
             bank: { code: "", account: "", agency: "", digit: "", name: "", type: "corrente" as const },
+            autoWithdrawal: AutoWithdrawal.off,
+            autoWithdrawalCheckedOn: null,
             blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
             feePlan: asJson(company.feePlan),
             isCustomFeePlan: company.isCustomFeePlan,
@@ -131,6 +133,29 @@ export const layer = Layer.effect(
 
       setPixKey: (id, pixKey, now) => updateCompany(id, (row) => ({ ...row, pixKey, updatedAt: now })),
       setBankAccount: (id, bank, now) => updateCompany(id, (row) => ({ ...row, bank, updatedAt: now })),
+
+      setAutoWithdrawal: (id, schedule, now) =>
+        updateCompany(id, (row) => ({ ...row, autoWithdrawal: schedule, updatedAt: now })),
+
+      claimAutoWithdrawals: (today, limit) =>
+        database.statement(
+          Effect.gen(function* () {
+            const due = yield* database.read((tables) =>
+              [...tables.companies.values()]
+                .filter(
+                  (row) =>
+                    row.autoWithdrawal !== "off" &&
+                    (row.autoWithdrawalCheckedOn === null || row.autoWithdrawalCheckedOn < today)
+                )
+                .sort((a, b) => a.id - b.id)
+                .slice(0, limit)
+            )
+            for (const row of due) {
+              yield* database.write(put("companies", row.id, { ...row, autoWithdrawalCheckedOn: today }))
+            }
+            return due.map(toCompany)
+          })
+        ),
 
       activate3ds: (id, candidate, now) =>
         database.statement(

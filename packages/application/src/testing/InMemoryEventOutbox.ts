@@ -21,7 +21,7 @@ export const layer = Layer.effect(
                 ? "events_pkey"
                 : !tables.companies.has(event.companyId)
                   ? "events_company_id_fkey"
-                  : !tables.invoices.has(event.invoiceId)
+                  : event.invoiceId !== null && !tables.invoices.has(event.invoiceId)
                     ? "events_invoice_id_fkey"
                     : undefined
             )

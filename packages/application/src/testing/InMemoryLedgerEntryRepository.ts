@@ -1,26 +1,38 @@
-// The LedgerEntryRepository port in memory: the entries each invoice's row holds, with the invoice they belong to.
+// The LedgerEntryRepository port in memory: the entries each invoice's and each withdrawal's row holds, with what they
+// belong to.
+
+import type { Invoice } from "@fatura/domain"
 import { Effect, Layer } from "effect"
 import { type BalanceOperation, LedgerEntryRepository } from "../balances/LedgerEntryRepository.js"
 import { InMemoryDatabase } from "./InMemoryDatabase.js"
 import type { Tables } from "./InMemoryTables.js"
 
-const entriesOf = (tables: Tables, companyId: number, mode: string): ReadonlyArray<BalanceOperation> =>
-  [...tables.invoices.values()]
+const operationOf = (
+  movement: Invoice.Movement,
+  owner: Pick<BalanceOperation, "invoiceId" | "withdrawalId">
+): BalanceOperation => ({
+  id: movement.id,
+  type: movement.type,
+  direction: movement.direction,
+  amount: movement.amount,
+  balance: movement.balance,
+  bucket: movement.bucket,
+  ...owner,
+  createdAt: movement.createdAt
+})
+
+const entriesOf = (tables: Tables, companyId: number, mode: string): ReadonlyArray<BalanceOperation> => [
+  ...[...tables.invoices.values()]
     .filter((invoice) => invoice.companyId === companyId && invoice.mode === mode)
     .flatMap((invoice) =>
-      invoice.movements.map(
-        (movement): BalanceOperation => ({
-          id: movement.id,
-          type: movement.type,
-          direction: movement.direction,
-          amount: movement.amount,
-          balance: movement.balance,
-          bucket: movement.bucket,
-          invoiceId: invoice.secureId,
-          createdAt: movement.createdAt
-        })
-      )
+      invoice.movements.map((movement) => operationOf(movement, { invoiceId: invoice.secureId, withdrawalId: null }))
+    ),
+  ...[...tables.withdrawals.values()]
+    .filter((withdrawal) => withdrawal.companyId === companyId && withdrawal.mode === mode)
+    .flatMap((withdrawal) =>
+      withdrawal.movements.map((movement) => operationOf(movement, { invoiceId: null, withdrawalId: withdrawal.id }))
     )
+]
 
 export const layer = Layer.effect(
   LedgerEntryRepository,

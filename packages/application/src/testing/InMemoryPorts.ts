@@ -16,10 +16,11 @@ import * as InMemoryReadiness from "./InMemoryReadiness.js"
 import * as InMemoryReceivableRepository from "./InMemoryReceivableRepository.js"
 import * as InMemoryTransactions from "./InMemoryTransactions.js"
 import * as InMemoryWebhookEndpointRepository from "./InMemoryWebhookEndpointRepository.js"
+import * as InMemoryWithdrawalRepository from "./InMemoryWithdrawalRepository.js"
 
 /**
  * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
- * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, WithdrawalRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
@@ -36,5 +37,6 @@ export const layer = Layer.mergeAll(
   InMemoryReceivableRepository.layer,
   InMemoryTransactions.layer,
   InMemoryWebhookEndpointRepository.layer,
+  InMemoryWithdrawalRepository.layer,
   InMemoryReadiness.layer
 ).pipe(Layer.provide(InMemoryDatabase.layer))

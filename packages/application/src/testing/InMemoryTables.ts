@@ -1,7 +1,7 @@
 // The rows the in-memory ports keep, as immutable tables: one value is one committed state of the whole database,
 // and a change is a function from one state to the next. Reading a row back gives what the SQL adapters give: an
 // invoice with its client as it is now, its ledger entries and refunds in order, JSON columns as JSON gives them.
-import { type Company, type Invoice, Ledger, type Receivable, type Timestamp } from "@fatura/domain"
+import { type Company, type Invoice, Ledger, type Receivable, type Timestamp, type Withdrawal } from "@fatura/domain"
 import type { CardCharge } from "../cards/CardChargeRepository.js"
 import type { VaultedCard } from "../cards/CardTokenRepository.js"
 import type { ApiKeyRecord } from "../companies/CompanyRepository.js"
@@ -13,6 +13,8 @@ import type { Endpoint } from "../postbacks/WebhookEndpointRepository.js"
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
   readonly threeDsActivatedAt: Timestamp.Timestamp | null
   readonly threeDsUpdatedAt: Timestamp.Timestamp | null
+  /** The last day the sweep looked at its automatic withdrawals. */
+  readonly autoWithdrawalCheckedOn: string | null
 }
 
 export interface ApiKeyRow extends ApiKeyRecord {
@@ -59,7 +61,8 @@ export interface EventRow {
   /** The order events were recorded in, across the whole database. */
   readonly seq: number
   readonly companyId: Company.CompanyId
-  readonly invoiceId: Invoice.InvoiceId
+  /** None for a withdrawal's event. */
+  readonly invoiceId: Invoice.InvoiceId | null
   readonly type: string
   readonly livemode: boolean
   readonly data: unknown
@@ -111,6 +114,12 @@ export interface WebhookSecretRow {
   readonly signsUntil: Timestamp.Timestamp | null
 }
 
+/** A withdrawal with the ledger entries that drew it and gave it back, and when the sweep is to look at it next. */
+export interface WithdrawalRow extends Withdrawal.Withdrawal {
+  readonly movements: ReadonlyArray<Invoice.Movement>
+  readonly nextCheckAt: Timestamp.Timestamp | null
+}
+
 export interface WebhookEndpointRow extends Endpoint {
   /** Set once it is deleted: it receives nothing more, and the deliveries made for it still name it. */
   readonly deletedAt: Timestamp.Timestamp | null
@@ -130,6 +139,7 @@ export interface Tables {
   readonly cardCharges: ReadonlyMap<string, CardChargeRow>
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
   readonly webhookEndpoints: ReadonlyMap<string, WebhookEndpointRow>
+  readonly withdrawals: ReadonlyMap<string, WithdrawalRow>
   /** How far each provider's received pix were listed, by provider. */
   readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
   /** Received pix that paid nothing, by end-to-end id, with their return. */
@@ -149,6 +159,7 @@ export const empty: Tables = {
   cardCharges: new Map(),
   webhookSecrets: new Map(),
   webhookEndpoints: new Map(),
+  withdrawals: new Map(),
   pixReconciliations: new Map(),
   pixRejections: new Map()
 }
@@ -173,7 +184,12 @@ export const remove =
 /** A value as a JSON column gives it back: a copy, without the fields JSON has no place for. */
 export const asJson = <A>(value: A): A => JSON.parse(JSON.stringify(value)) as A
 
-export const toCompany = ({ threeDsActivatedAt, threeDsUpdatedAt: _, ...row }: CompanyRow): Company.Company => ({
+export const toCompany = ({
+  threeDsActivatedAt,
+  threeDsUpdatedAt: _,
+  autoWithdrawalCheckedOn: __,
+  ...row
+}: CompanyRow): Company.Company => ({
   ...row,
   isActive3ds: threeDsActivatedAt !== null
 })
@@ -234,6 +250,12 @@ export const totalsOf = (
     if (invoice.paidAt !== null) {
       paidTotal += invoice.amount
       if (paidMonth(invoice.paidAt) === month) paidThisMonth += invoice.amount
+    }
+  }
+  for (const withdrawal of tables.withdrawals.values()) {
+    if (withdrawal.companyId !== companyId || withdrawal.mode !== mode) continue
+    for (const entry of withdrawal.movements) {
+      ;(entry.bucket === "available" ? balances : waiting)[entry.balance] += Ledger.signed(entry)
     }
   }
   return {

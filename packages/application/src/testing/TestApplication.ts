@@ -15,9 +15,13 @@ import { Retention } from "../platform/Retention.js"
 import { Postbacks } from "../postbacks/Postbacks.js"
 import { WebhookEndpoints } from "../postbacks/WebhookEndpoints.js"
 import { Receivables } from "../receivables/Receivables.js"
+import { AutoWithdrawals } from "../withdrawals/AutoWithdrawals.js"
+import { WithdrawalSweep } from "../withdrawals/WithdrawalSweep.js"
+import { Withdrawals } from "../withdrawals/Withdrawals.js"
 import * as InMemoryPorts from "./InMemoryPorts.js"
 import * as TestBoletoIssuer from "./TestBoletoIssuer.js"
 import * as TestCardAcquirer from "./TestCardAcquirer.js"
+import * as TestPayoutRail from "./TestPayoutRail.js"
 import * as TestPixProvider from "./TestPixProvider.js"
 import * as TestPostbackSender from "./TestPostbackSender.js"
 import * as TestPostbackTargets from "./TestPostbackTargets.js"
@@ -28,7 +32,8 @@ export const providers = Layer.mergeAll(
   TestBoletoIssuer.layer,
   TestCardAcquirer.layer,
   TestPostbackSender.layer,
-  TestPostbackTargets.layer
+  TestPostbackTargets.layer,
+  TestPayoutRail.layer
 )
 
 /** Every use case, needing the ports and the providers. */
@@ -42,6 +47,8 @@ export const useCases = Layer.mergeAll(
   WebhookEndpoints.layer,
   BalanceStatement.layer,
   Receivables.layer,
+  AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
+  WithdrawalSweep.layer,
   Retention.layer,
   CardTokens.layer
 )

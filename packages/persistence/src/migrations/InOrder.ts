@@ -19,6 +19,8 @@ import { migration as webhookEndpoints } from "./0016_webhook_endpoints.js"
 import { migration as balanceOperations } from "./0017_balance_operations.js"
 import { migration as companyBankCode } from "./0018_company_bank_code.js"
 import { migration as receivables } from "./0019_receivables.js"
+import { migration as withdrawals } from "./0020_withdrawals.js"
+import { migration as autoWithdrawals } from "./0021_auto_withdrawals.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -39,5 +41,7 @@ export const migrations = {
   "0016_webhook_endpoints": webhookEndpoints,
   "0017_balance_operations": balanceOperations,
   "0018_company_bank_code": companyBankCode,
-  "0019_receivables": receivables
+  "0019_receivables": receivables,
+  "0020_withdrawals": withdrawals,
+  "0021_auto_withdrawals": autoWithdrawals
 }

@@ -40,7 +40,9 @@ const everything = (company: Company.Company): OperationFilter => ({
 })
 
 const asOperations = (invoice: Invoice.Invoice): ReadonlyArray<BalanceOperation> =>
-  invoice.movements.map((movement) => ({ ...movement, invoiceId: invoice.secureId })).sort((a, b) => b.id - a.id)
+  invoice.movements
+    .map((movement) => ({ ...movement, invoiceId: invoice.secureId, withdrawalId: null }))
+    .sort((a, b) => b.id - a.id)
 
 export const ledgerEntryRepositoryContract: Contract = (it) => {
   it.effect("lists a company's entries of one mode newest first, with their invoice and bucket", () =>

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { PixChargeRequest } from "@fatura/application"
-import { Cents, type Company, Document, FeePlan, type PixKey, Timestamp } from "@fatura/domain"
+import { AutoWithdrawal, Cents, type Company, Document, FeePlan, type PixKey, Timestamp } from "@fatura/domain"
 import { Effect, Redacted, Result } from "effect"
 import { HttpClient, type HttpClientRequest, type HttpClientResponse, UrlParams } from "effect/http"
 import * as Certificates from "../../../../apps/pix-psp/src/Certificates.js"
@@ -126,6 +126,7 @@ export const company: Company.Company = {
     state: "SP"
   },
   bank: { code: "001", account: "12345", agency: "0001", digit: "6", name: "Banco do Brasil S.A.", type: "corrente" },
+  autoWithdrawal: AutoWithdrawal.off,
   blocks: { system: false, processing: false, pix: false, card: false, bank_slip: false, sake: false },
   feePlan: FeePlan.defaultFeePlan,
   isCustomFeePlan: false,
