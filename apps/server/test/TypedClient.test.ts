@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkedFetch } from "./support/Contract.js"
 import { inMemory } from "./support/InMemoryServices.js"
 import { pixRequest, startApp, type TestApp } from "./support/TestApp.js"
+import { aWithdrawingCompany, withdrawalFee } from "./support/Withdrawals.js"
 
 const clientOf = (app: TestApp, key: string, headers: Record<string, string> = {}) =>
   HttpApiClient.make(FaturaApi, {
@@ -127,6 +128,37 @@ describe.each([inMemory])("the typed client on $name", (database) => {
     expect(outcome.available.map((receivable) => receivable.id)).toEqual(
       outcome.waiting.map((receivable) => receivable.id)
     )
+  })
+
+  it("withdraws, reads, lists and cancels a withdrawal, and decodes a refusal into Unprocessable", async () => {
+    const { key: withdrawingKey } = await aWithdrawingCompany(app, { sales: [50_000] })
+    const outcome = await Effect.runPromise(
+      clientOf(app, withdrawingKey).pipe(
+        Effect.flatMap((client) =>
+          Effect.gen(function* () {
+            const created = yield* client.withdrawals.create({ payload: { amount: 10_000, balance: "pix" } })
+            const read = yield* client.withdrawals.get({ params: { id: created.id } })
+            const listed = yield* client.withdrawals.list({ query: { status: "pending" } })
+            const canceled = yield* client.withdrawals.cancel({ params: { id: created.id } })
+            const refused = yield* client.withdrawals.create({ payload: { amount: 10_000_000 } }).pipe(
+              Effect.flip,
+              Effect.map((error) => [error._tag, "code" in error ? error.code : undefined])
+            )
+            return { created, read, listed: listed.data, canceled, refused }
+          })
+        )
+      )
+    )
+    expect(outcome.created).toMatchObject({
+      status: "pending",
+      amount: 10_000,
+      fee: withdrawalFee,
+      sources: [{ balance: "pix", amount: 10_000 + withdrawalFee }]
+    })
+    expect(outcome.read).toEqual(outcome.created)
+    expect(outcome.listed.map((withdrawal) => withdrawal.id)).toEqual([outcome.created.id])
+    expect(outcome.canceled.status).toBe("canceled")
+    expect(outcome.refused).toEqual(["Unprocessable", "insufficient_balance"])
   })
 
   it("creates, lists and deletes a webhook endpoint, and decodes a 404 for one deleted already", async () => {

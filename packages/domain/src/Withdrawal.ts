@@ -209,10 +209,12 @@ export const sandboxAnswer = (account: string, seconds: number): SandboxAnswer =
 
 /**
  * The end-to-end id the sandbox's rail gives a payout, as a pix's: `E`, the payer's ISPB, the minute it was paid
- * (UTC, `yyyyMMddHHmm`) and 11 characters of the withdrawal's own id, so that asking again gives the same one.
+ * (UTC, `yyyyMMddHHmm`) and the first 11 hexadecimal digits of the withdrawal's UUID, so that asking again gives the
+ * same one.
  */
 export const sandboxEndToEndId = (id: string, paidAt: Timestamp): string =>
   `E00000000${paidAt.slice(0, 16).replace(/[-T:]/g, "")}${id
+    .replace(/^wd_/, "")
     .replace(/[^0-9a-f]/gi, "")
     .slice(0, 11)
     .toUpperCase()}`
