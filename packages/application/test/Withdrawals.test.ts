@@ -4,7 +4,7 @@
 // drew; each move records its event.
 import { describe, expect, it } from "@effect/vitest"
 import type { Cents, Withdrawal } from "@fatura/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { Companies } from "../src/companies/Companies.js"
 import type { Principal } from "../src/companies/Principal.js"
@@ -15,7 +15,7 @@ import { Postbacks } from "../src/postbacks/Postbacks.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
 import * as TestPayoutRail from "../src/testing/TestPayoutRail.js"
 import { PayoutRail } from "../src/withdrawals/PayoutRail.js"
-import { WithdrawalSweep } from "../src/withdrawals/WithdrawalSweep.js"
+import { railTimeout, WithdrawalSweep } from "../src/withdrawals/WithdrawalSweep.js"
 import { Withdrawals } from "../src/withdrawals/Withdrawals.js"
 import { pixRequest, provided, registerMerchant, startClock } from "./support/Merchant.js"
 
@@ -219,6 +219,39 @@ describe("WithdrawalSweep", () => {
             }
             expect((yield* withdrawals.find(principal, id)).status).toBe("paid")
             expect(sends.get(id)).toBe(1)
+          })
+        )
+      ),
+      TestApplication.withProviders(Layer.mergeAll(TestApplication.providers, rail))
+    )
+  })
+
+  it.effect("gives up on a rail that does not answer in time, goes on with the next, and asks about both after", () => {
+    const sends: TestPayoutRail.Sends = new Map()
+    const answering = TestPayoutRail.make(sends)
+    // Takes each payout and never answers the hand-over: a rail gone quiet mid-call, though it answers when asked.
+    const rail = Layer.succeed(
+      PayoutRail,
+      PayoutRail.of({ ...answering, send: (payout) => Effect.andThen(answering.send(payout), Effect.never) })
+    )
+    return Effect.provide(
+      startClock.pipe(
+        Effect.andThen(
+          Effect.gen(function* () {
+            const { principal } = yield* aMerchantWith(20_000)
+            const withdrawals = yield* Withdrawals
+            const sweep = yield* WithdrawalSweep
+            const first = yield* withdrawals.request(principal, { amount: cents(5_000), balance: null })
+            const second = yield* withdrawals.request(principal, { amount: cents(5_000), balance: null })
+            const swept = yield* Effect.forkChild(sweep.sweep)
+            // One time limit for each hand-over: the sweep ends, having waited on neither for longer.
+            yield* TestClock.adjust(railTimeout)
+            yield* TestClock.adjust(railTimeout)
+            yield* Fiber.join(swept)
+            // Each handed over once; both, due a look by then, asked about and found paid.
+            expect([sends.get(first.id), sends.get(second.id)]).toEqual([1, 1])
+            expect((yield* withdrawals.find(principal, first.id)).status).toBe("paid")
+            expect((yield* withdrawals.find(principal, second.id)).status).toBe("paid")
           })
         )
       ),

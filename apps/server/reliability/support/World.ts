@@ -33,7 +33,7 @@ export interface Tenant {
   /** A ledger entry of the paid card invoice, as the statement lists it. */
   readonly operationId: number
   readonly receivableId: number
-  /** A withdrawal that failed: to an account that does not exist, so that nothing more happens to it. */
+  /** A withdrawal canceled as soon as it was asked for, so that nothing more happens to it. */
   readonly withdrawalId: string
 }
 
@@ -79,7 +79,8 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
   expect(operations.body.data.length, operations.text).toBeGreaterThan(0)
   const receivables = await service.request("GET", "/api/v2/receivables", { key })
   expect(receivables.body.data.length, receivables.text).toBeGreaterThan(0)
-  // A pix sale to withdraw from, to an account the sandbox's rail fails: the withdrawal ends failed, and stays so.
+  // A pix sale to withdraw from, and a withdrawal canceled at once: on Postgres no sweep runs beside this server (that
+  // is fatura-worker's job), and a canceled withdrawal is final, so that nothing more happens to it.
   await fatura(
     databaseUrl,
     "company",
@@ -90,7 +91,7 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
     "--agency",
     "0001",
     "--account",
-    "12340000",
+    "12345678",
     "--digit",
     "9",
     "--type",
@@ -100,14 +101,8 @@ const tenant = async (service: Service, databaseUrl: string, name: string): Prom
   await service.request("POST", "/api/v2/sandbox/invoices/pay", { key, body: { id: sale.secureId } })
   const withdrawal = await service.request("POST", "/api/v2/withdrawals", { key, body: { amount: 1_000 } })
   expect(withdrawal.status, withdrawal.text).toBe(201)
-  const deadline = Date.now() + 20_000
-  let failed = false
-  while (!failed && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    const now = await service.request("GET", `/api/v2/withdrawals/${withdrawal.body.id}`, { key })
-    failed = now.body.status === "failed"
-  }
-  expect(failed, "the withdrawal to the sandbox's failing account fails").toBe(true)
+  const canceled = await service.request("POST", `/api/v2/withdrawals/${withdrawal.body.id}/cancel`, { key })
+  expect([canceled.status, canceled.body.status], canceled.text).toEqual([200, "canceled"])
   // Last: exchange-token turns 3-D Secure on for the company.
   const exchanged = await service.request("POST", "/api/v2/exchange-token", { key })
   const tokenized = await service.request("POST", "/api/v2/public/cards", {

@@ -3,10 +3,10 @@
 // answer lost on the way (a crash, a timeout) is settled by asking the rail about the withdrawal's id when its next
 // look comes, never by paying again; a paid one is looked at a while longer, for a bank that returns it.
 import { Timestamp, Withdrawal, WithdrawalObject } from "@fatura/domain"
-import { Context, type Duration, Effect, Layer, Option, Result, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import * as Clock from "../platform/Clock.js"
-import { CompanyNotFound, type PayoutUnavailable, type StorageUnavailable } from "../platform/Failures.js"
+import { CompanyNotFound, PayoutUnavailable, type StorageUnavailable } from "../platform/Failures.js"
 import { randomUuid } from "../platform/Secrets.js"
 import { Transactions } from "../platform/Transactions.js"
 import { EventOutbox } from "../postbacks/EventOutbox.js"
@@ -15,8 +15,11 @@ import { WithdrawalRepository } from "./WithdrawalRepository.js"
 
 const batchSize = 20
 
-/** How long a sweep holds a withdrawal it is asking the rail about before another may. */
+/** How long a sweep holds a withdrawal it is asking the rail about before another may: well past `railTimeout`. */
 const leaseSeconds = 60
+
+/** How long the rail has to answer; past it, the answer counts as lost and is asked for at the next look. */
+export const railTimeout = Duration.seconds(20)
 
 /** When a withdrawal is next looked at: soon after it is handed over, then as a paid one may still be returned. */
 export const nextLook = (
@@ -141,8 +144,18 @@ export class WithdrawalSweep extends Context.Service<
           })
         )
 
+      /** A call to the rail: never inside a transaction, and cut off when it does not answer in time. */
+      const askRail = (call: Effect.Effect<PayoutState, PayoutUnavailable>) =>
+        transactions.external(call).pipe(
+          Effect.timeoutOrElse({
+            duration: railTimeout,
+            orElse: () =>
+              Effect.fail(new PayoutUnavailable({ reason: `no answer within ${Duration.format(railTimeout)}` }))
+          })
+        )
+
       const answered = (withdrawal: Withdrawal.Withdrawal, state: Effect.Effect<PayoutState, PayoutUnavailable>) =>
-        state.pipe(
+        askRail(state).pipe(
           Effect.flatMap((answer) => settle(withdrawal.id, withdrawal.companyId, answer)),
           Effect.catchTag("PayoutUnavailable", (error) =>
             Effect.as(
