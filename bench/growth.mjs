@@ -12,6 +12,7 @@ import {
   companyIdOf,
   makeTemplates,
   seedInvoices,
+  invoicesPerWithdrawal,
   seedPayers,
   seedWithdrawals,
   timeline
@@ -80,7 +81,7 @@ const readsAt = async (db, { companyId, count, at }) => {
     await db.query(
       `SELECT id FROM withdrawals WHERE company_id = $1 AND mode = 'test'
        ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
-      [companyId, Math.floor((count / 100) * 0.9)]
+      [companyId, Math.floor((count / invoicesPerWithdrawal) * 0.9)]
     )
   ).rows[0].id
   // `rows`: how many the first page holds, where the seeding fixes it.

@@ -150,12 +150,19 @@ export const seedInvoices = async (db, { companyId, templateCompanyId, cardRefer
 }
 
 /**
- * One paid withdrawal per 100 invoices of `companyId`'s history `from`..`to`, dated with the invoice it follows: the
- * rows the withdrawals list reads (their ledger entries are left out: the list does not read them).
+ * How many invoices of a seeded history there are to a withdrawal: few enough that the small company's withdrawals fill
+ * a page even 90 % down their list, as its invoices do, so that both sizes read pages of the same length.
+ */
+export const invoicesPerWithdrawal = 4
+
+/**
+ * One paid withdrawal per `invoicesPerWithdrawal` invoices of `companyId`'s history `from`..`to`, dated with the
+ * invoice it follows: the rows the withdrawals list reads (their ledger entries are left out: the list does not read
+ * them).
  */
 export const seedWithdrawals = async (db, { companyId, at, from, to }) => {
-  const first = Math.ceil(from / 100)
-  const last = Math.floor(to / 100)
+  const first = Math.ceil(from / invoicesPerWithdrawal)
+  const last = Math.floor(to / invoicesPerWithdrawal)
   if (last < first) return
   await db.query(
     `INSERT INTO withdrawals (id, company_id, mode, amount, fee, status, sources, destination, rail, end_to_end_id,
@@ -163,11 +170,11 @@ export const seedWithdrawals = async (db, { companyId, at, from, to }) => {
      SELECT 'wd_' || gen_random_uuid(), $1, 'test', 10000, 367, 'paid',
        '[{"balance":"pix","amount":10367}]'::jsonb,
        '{"bank":{"code":"001","name":"Banco do Brasil S.A.","agency":"0001","account":"12345678","digit":"9","type":"corrente"},"holderName":"Loja","holderDocument":"11444777000161"}'::jsonb,
-       'pix', 'E00000000' || to_char($4::timestamptz + k * interval '100 minutes', 'YYYYMMDDHH24MI') || lpad(k::text, 11, '0'),
-       $4::timestamptz + k * interval '100 minutes', $4::timestamptz + k * interval '100 minutes',
-       $4::timestamptz + k * interval '100 minutes', $4::timestamptz + k * interval '100 minutes'
+       'pix', 'E00000000' || to_char($4::timestamptz + k * $5 * interval '1 minute', 'YYYYMMDDHH24MI') || lpad(k::text, 11, '0'),
+       $4::timestamptz + k * $5 * interval '1 minute', $4::timestamptz + k * $5 * interval '1 minute',
+       $4::timestamptz + k * $5 * interval '1 minute', $4::timestamptz + k * $5 * interval '1 minute'
      FROM generate_series($2::bigint, $3::bigint) AS k ORDER BY k`,
-    [companyId, first, last, at(0)]
+    [companyId, first, last, at(0), invoicesPerWithdrawal]
   )
 }
 

@@ -84,7 +84,7 @@ export const receivablesStatement = (companyId, { afterId, status, paymentDateGt
   if (afterId !== undefined) {
     const id = param(afterId)
     const cursorDate = `(SELECT payment_date FROM receivables WHERE id = ${id})`
-    conditions.push(`r.payment_date >= ${cursorDate}`, `(r.payment_date > ${cursorDate} OR r.id > ${id})`)
+    conditions.push(`r.payment_date >= ${cursorDate}`, `(r.payment_date, r.id) > (${cursorDate}, ${id}::bigint)`)
   }
   if (status !== undefined) conditions.push(`r.status = ${param(status)}`)
   if (paymentDateGte !== undefined) conditions.push(`r.payment_date >= ${param(paymentDateGte)}::date`)

@@ -86,8 +86,10 @@ export const layer = Layer.effect(
           storage
         ),
 
-      // The cursor is written as a plain bound on payment_date plus a tie-break, as the invoice list's is, so that the
-      // index starts its walk from the tighter of it and `payment_date_gte`.
+      // The cursor is written as a plain bound on payment_date, as the invoice list's is, so that the index starts its
+      // walk from the tighter of it and `payment_date_gte`, plus a row comparison for the tie-break, which the index
+      // takes as a start too: many receivables share a day, and a tie-break filtered after the index would walk every
+      // receivable of the cursor's day before it.
       list: (filter) => {
         const cursorDate = sql`(SELECT payment_date FROM receivables WHERE id = ${filter.afterId})`
         const conditions = [
@@ -97,7 +99,7 @@ export const layer = Layer.effect(
             ? []
             : [
                 sql`r.payment_date >= ${cursorDate}`,
-                sql`(r.payment_date > ${cursorDate} OR r.id > ${filter.afterId})`
+                sql`(r.payment_date, r.id) > (${cursorDate}, ${filter.afterId}::bigint)`
               ]),
           ...(filter.status === null ? [] : [sql`r.status = ${filter.status}`]),
           ...(filter.invoiceId === null
