@@ -10,9 +10,9 @@
 import {
   chunk,
   companyIdOf,
+  invoicesPerWithdrawal,
   makeTemplates,
   seedInvoices,
-  invoicesPerWithdrawal,
   seedPayers,
   seedWithdrawals,
   timeline
