@@ -15,7 +15,10 @@ import { WithdrawalRepository } from "./WithdrawalRepository.js"
 
 const batchSize = 20
 
-/** How long a sweep holds a withdrawal it is asking the rail about before another may: longer than a call (`railTimeout`). */
+/**
+ * How long a sweep holds a withdrawal it is asking the rail about before another may: longer than a call
+ * (`railTimeout`).
+ */
 const leaseSeconds = 30
 
 /** How long the rail has to answer; past it, the answer counts as lost and is asked for at the next look. */
