@@ -18,6 +18,7 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
+  "packages/cnab240": ["effect"],
   "packages/pix-api": [
     "effect",
     "node:",
