@@ -52,7 +52,8 @@ const allowed = {
     "@fatura/webhooks-http"
   ],
   "apps/example": ["effect", "node:", "@fatura/api"],
-  "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"]
+  "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"],
+  "apps/bank": ["effect", "node:", "ssh2"]
 }
 
 const root = new URL("..", import.meta.url).pathname
