@@ -5,6 +5,7 @@ import {
   Authentication,
   AutoWithdrawals,
   BalanceStatement,
+  BoletoRegistrations,
   type CardAcquirer,
   CardCharges,
   CardTokens,
@@ -66,6 +67,7 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
     WithdrawalSweep.layer,
     Retention.layer,
+    BoletoRegistrations.layer,
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(

@@ -14,7 +14,9 @@ export const InvoiceEventType = Schema.Literals([
   "invoice.chargedback",
   "invoice.refund_pending",
   "invoice.refund_failed",
-  "invoice.payment_rejected"
+  "invoice.payment_rejected",
+  "invoice.boleto_registered",
+  "invoice.boleto_rejected"
 ] as const satisfies ReadonlyArray<InvoiceStatus.EventType>)
 
 export const WithdrawalEventType = Schema.Literals(Withdrawal.eventTypes)
@@ -31,7 +33,8 @@ export const PostbackEventId = Schema.String.check(
 /**
  * Why it happened, on the events whose type alone does not say: a refund waiting for the pix provider
  * (`invoice.refund_pending`), a refund refused (`invoice.refund_failed`), a payment rejected
- * (`invoice.payment_rejected`), a withdrawal that failed (`withdrawal.failed`).
+ * (`invoice.payment_rejected`), a boleto the bank rejected (`invoice.boleto_rejected`), a boleto paid at the bank for
+ * another amount (`invoice.paid`), a withdrawal that failed (`withdrawal.failed`).
  */
 const reason = Schema.optionalKey(Schema.String)
 

@@ -77,6 +77,8 @@ export interface TimelineEntry {
   readonly status: InvoiceStatus
   readonly event: string
   readonly createdAt: Timestamp
+  /** What the move's name alone does not say (a boleto paid at the bank for another amount); null when nothing. */
+  readonly detail: string | null
 }
 
 export interface PixCharge {
@@ -95,7 +97,15 @@ export interface BoletoSlip {
   readonly url: string
   readonly bankCode: string
   readonly ourNumber: string
+  /**
+   * Whether the bank that issued it knows it (SPEC 15.1): a bank registers a boleto from a remessa (`pending` until
+   * its retorno says); the sandbox's are `registered` at once.
+   */
+  readonly registration: BoletoRegistration
 }
+
+export const BoletoRegistration = Schema.Literals(["pending", "registered", "rejected"])
+export type BoletoRegistration = typeof BoletoRegistration.Type
 
 export interface ThreeDSecureData {
   readonly eci: string | null

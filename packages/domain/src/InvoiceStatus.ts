@@ -77,12 +77,18 @@ export type EventType =
   | "invoice.refund_failed"
   /** A payment arrived that does not pay the invoice (another amount, another charge): it stays as it was. */
   | "invoice.payment_rejected"
+  /** The bank registered the invoice's boleto (SPEC 15.1): it can be paid at any bank. */
+  | "invoice.boleto_registered"
+  /** The bank rejected the invoice's boleto; the invoice expires with it. */
+  | "invoice.boleto_rejected"
 
 /** The events recorded without a move: what a refund or a payment came to when the invoice's status stays. */
 export const eventsWithoutMove = [
   "invoice.refund_pending",
   "invoice.refund_failed",
-  "invoice.payment_rejected"
+  "invoice.payment_rejected",
+  "invoice.boleto_registered",
+  "invoice.boleto_rejected"
 ] as const satisfies ReadonlyArray<EventType>
 
 /** The event recorded when an invoice reaches `status` (SPEC 8.1); an invoice is only ever pending when created. */

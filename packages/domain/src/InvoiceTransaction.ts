@@ -166,7 +166,8 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
             due_date: invoice.boleto.dueDate,
             url: invoice.boleto.url,
             bank_code: invoice.boleto.bankCode,
-            our_number: invoice.boleto.ourNumber
+            our_number: invoice.boleto.ourNumber,
+            registration: invoice.boleto.registration
           },
     card:
       invoice.card === null
@@ -216,7 +217,8 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
     timeline: invoice.timeline.map((entry) => ({
       status: entry.status,
       event: entry.event,
-      created_at: entry.createdAt
+      created_at: entry.createdAt,
+      ...(entry.detail === null ? {} : { detail: entry.detail })
     })),
     items: invoice.items.map((item) => ({
       title: item.title,

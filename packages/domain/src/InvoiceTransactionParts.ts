@@ -190,7 +190,16 @@ export const Boleto = Schema.Struct({
   due_date: Schema.String.annotate({ format: "date" }).check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)),
   url: Schema.String.annotate({ format: "uri" }),
   bank_code: digits(3),
-  our_number: Schema.String
+  our_number: Schema.String,
+  // Optional for the events recorded before it existed, listed and posted as they were recorded.
+  registration: Schema.optionalKey(
+    Schema.Literals(["pending", "registered", "rejected"]).annotate({
+      description:
+        "Whether the issuing bank knows the boleto: `pending` until the bank's answer to the remessa that registers " +
+        "it, then `registered` (payable at any bank) or `rejected` (the invoice expires). The sandbox's are " +
+        "`registered` at once. Absent from events recorded before it was added."
+    })
+  )
 }).annotate({ identifier: "Boleto" })
 
 export const Card = Schema.Struct({
@@ -242,7 +251,12 @@ export const Refund = Schema.Struct({
 export const TimelineEntry = Schema.Struct({
   status: InvoiceStatus,
   event: Schema.String,
-  created_at: Timestamp
+  created_at: Timestamp,
+  detail: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "What the move's name alone does not say, such as a boleto paid at the bank for another amount."
+    })
+  )
 }).annotate({ identifier: "TimelineEntry" })
 
 export const Pix = Schema.Struct({

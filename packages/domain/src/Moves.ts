@@ -27,6 +27,8 @@ export interface Transition {
   readonly refund: { readonly amount: Cents; readonly reason: string | null } | null
   /** The provider's pix that pays a pix invoice with this move. */
   readonly pixEndToEndId?: string | undefined
+  /** What the move's name alone does not say, kept in its timeline entry and given as its event's reason. */
+  readonly detail?: string | undefined
 }
 
 /** A card invoice is paid by its card's charge (`settleCardCharge`), never otherwise. */
@@ -101,6 +103,33 @@ export const pay = (
     })
   })
 }
+
+/**
+ * A boleto paid at the bank (SPEC 15.1): it pays its invoice as any payment does, whatever the payer paid — a bank
+ * takes what it is given for a registered boleto. The ledger and the receivables hold what the bank received, less
+ * the invoice's fee, and a payment of another amount is said in the move's detail.
+ */
+export const payAtBank = (
+  invoice: Pick<Movable, "status" | "method" | "amount" | "refundedAmount" | "paidAt" | "fee">,
+  at: Timestamp,
+  plan: Pick<FeePlan, "settlementDays">,
+  paidAmount: Cents
+): Result.Result<Transition, PaidByCardOnly | InvalidTransition | PaymentMismatch> =>
+  Result.map(pay(invoice, at, plan), (transition) =>
+    paidAmount === invoice.amount
+      ? transition
+      : {
+          ...transition,
+          ...Receivable.schedule(plan, {
+            method: invoice.method,
+            installments: 1,
+            amount: paidAmount,
+            fee: invoice.fee.estimatedFee as Cents,
+            paidAt: at
+          }),
+          detail: `paid at the bank: ${formatBRL(paidAmount)} for a boleto of ${formatBRL(invoice.amount as Cents)}`
+        }
+  )
 
 /**
  * What a refund of `requested` (everything left when null) makes of a paid invoice (Refund.plan), taken back from its

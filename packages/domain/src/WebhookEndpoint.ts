@@ -24,6 +24,8 @@ export const EventPattern = Schema.Literals([
   "invoice.refund_pending",
   "invoice.refund_failed",
   "invoice.payment_rejected",
+  "invoice.boleto_registered",
+  "invoice.boleto_rejected",
   "withdrawal.*",
   "withdrawal.created",
   "withdrawal.processing",

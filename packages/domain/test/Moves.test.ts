@@ -60,6 +60,25 @@ describe("Moves", () => {
     })
   })
 
+  it("pays a boleto at the bank for what the payer paid, saying so when it is not the boleto's amount", () => {
+    const boleto = pendingInvoice("bank_slip", 10_000)
+    const exact = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, Cents.make(10_000)))
+    expect(exact).toEqual(Result.getOrThrow(Moves.pay(boleto, at(1), plan)))
+    const short = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, Cents.make(9_500)))
+    expect(short).toMatchObject({
+      status: "paid",
+      event: "invoice.paid",
+      detail: "paid at the bank: R$ 95,00 for a boleto of R$ 100,00"
+    })
+    expect(short.movements).toEqual(Ledger.onPaid("bank_slip", Cents.make(9_500), Cents.make(349), "waiting"))
+    expect(netOf(short.receivables)).toBe(9_500 - 349)
+    // A paid boleto is paid once; a card is paid by its charge alone.
+    expect(Result.isFailure(Moves.payAtBank({ ...boleto, status: "paid" }, at(2), plan, Cents.make(10_000)))).toBe(true)
+    expect(
+      Result.isFailure(Moves.payAtBank(pendingInvoice("credit_card", 10_000), at(2), plan, Cents.make(10_000)))
+    ).toBe(true)
+  })
+
   it("takes a refund from the invoice's waiting receivables first, the rest from the available balance", () => {
     const charge = { fee: { estimatedFee: 538 }, installments: 2 }
     const card = Result.getOrThrow(

@@ -59,7 +59,9 @@ describe("WebhookEndpoint", () => {
       "invoice.chargedback",
       "invoice.refund_pending",
       "invoice.refund_failed",
-      "invoice.payment_rejected"
+      "invoice.payment_rejected",
+      "invoice.boleto_registered",
+      "invoice.boleto_rejected"
     ])
   })
 

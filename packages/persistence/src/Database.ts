@@ -7,6 +7,9 @@ import type { MigrationError } from "effect/sql/Migrator"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
 import * as EmbeddedLock from "./EmbeddedLock.js"
 import * as Migrations from "./Migrations.js"
+import * as SqlBankFileRepository from "./SqlBankFileRepository.js"
+import * as SqlBankPayoutRepository from "./SqlBankPayoutRepository.js"
+import * as SqlBoletoRegistrationRepository from "./SqlBoletoRegistrationRepository.js"
 import * as SqlCardChargeRepository from "./SqlCardChargeRepository.js"
 import * as SqlCardTokenRepository from "./SqlCardTokenRepository.js"
 import * as SqlClientRepository from "./SqlClientRepository.js"
@@ -100,6 +103,9 @@ export const repositories = (config: DatabaseConfig) =>
     SqlLedgerEntryRepository.layer,
     SqlReceivableRepository.layer,
     SqlWithdrawalRepository.layer,
+    SqlBoletoRegistrationRepository.layer,
+    SqlBankFileRepository.layer,
+    SqlBankPayoutRepository.layer,
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,

@@ -77,7 +77,8 @@ export const NewInvoiceJson = Schema.Struct({
       dueDate: Text,
       url: Text,
       bankCode: Text,
-      ourNumber: Text
+      ourNumber: Text,
+      registration: Invoice.BoletoRegistration
     })
   ),
   card: Schema.NullOr(CardDetails)

@@ -19,7 +19,10 @@ export const afterTransition = (
     invoice.pix === null || transition.pixEndToEndId == null
       ? invoice.pix
       : { ...invoice.pix, endToEndId: transition.pixEndToEndId },
-  timeline: [...invoice.timeline, { status: transition.status, event: transition.event, createdAt: transition.at }],
+  timeline: [
+    ...invoice.timeline,
+    { status: transition.status, event: transition.event, createdAt: transition.at, detail: transition.detail ?? null }
+  ],
   movements: [...invoice.movements, ...written.movements],
   refunds: written.refund === null ? invoice.refunds : [...invoice.refunds, written.refund]
 })
@@ -39,7 +42,10 @@ export const afterCardSettlement = (
   card: settlement.card,
   cardAssociate: settlement.cardAssociate,
   updatedAt: settlement.at,
-  timeline: [...invoice.timeline, { status: settlement.status, event: settlement.event, createdAt: settlement.at }],
+  timeline: [
+    ...invoice.timeline,
+    { status: settlement.status, event: settlement.event, createdAt: settlement.at, detail: null }
+  ],
   movements: [...invoice.movements, ...written.movements]
 })
 

@@ -48,7 +48,8 @@ export const toClient = (row: typeof ClientRow.Type): Invoice.Client => ({
 const TimelineEntry = Schema.Struct({
   status: InvoiceStatus.InvoiceStatus,
   event: Text,
-  created_at: Timestamp.Timestamp
+  created_at: Timestamp.Timestamp,
+  detail: NullableText
 })
 
 const MovementEntry = Schema.Struct({
@@ -105,6 +106,7 @@ export const InvoiceRow = Schema.Struct({
   boleto_url: NullableText,
   boleto_bank_code: NullableText,
   boleto_our_number: NullableText,
+  boleto_registration: Schema.NullOr(Invoice.BoletoRegistration),
   card: Schema.NullOr(Json(CardDetails)),
   card_reference_id: Schema.NullOr(Integer),
   card_reference_brand: NullableText,
@@ -150,7 +152,9 @@ const boletoOf = (row: InvoiceRow): Invoice.BoletoSlip | null =>
         dueDate: row.boleto_due_date,
         url: row.boleto_url,
         bankCode: row.boleto_bank_code,
-        ourNumber: row.boleto_our_number
+        ourNumber: row.boleto_our_number,
+        // A boleto no bank was asked to register (the sandbox's) has no registration row: it is registered at once.
+        registration: row.boleto_registration ?? "registered"
       }
 
 const cardAssociateOf = (row: InvoiceRow): Invoice.CardAssociate | null =>
@@ -203,7 +207,12 @@ export const toInvoice = (row: InvoiceRow): Invoice.Invoice => ({
   boleto: boletoOf(row),
   card: row.card,
   cardAssociate: cardAssociateOf(row),
-  timeline: row.timeline.map((entry) => ({ status: entry.status, event: entry.event, createdAt: entry.created_at })),
+  timeline: row.timeline.map((entry) => ({
+    status: entry.status,
+    event: entry.event,
+    createdAt: entry.created_at,
+    detail: entry.detail
+  })),
   refunds: row.refunds.map((entry) => ({
     id: entry.id,
     amount: entry.amount,

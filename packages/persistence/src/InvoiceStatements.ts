@@ -33,6 +33,7 @@ const decodeWritten = decodeOne(
 export interface TimelineEntry {
   readonly status: InvoiceStatus.InvoiceStatus
   readonly event: string
+  readonly detail?: string | undefined
 }
 
 /** What a write adds to an invoice's history besides its own row. */
@@ -85,10 +86,12 @@ export const make = (sql: SqlClient.SqlClient) => {
     at: Timestamp.Timestamp
   ) =>
     sql`
-      INSERT INTO invoice_timeline (invoice_id, status, event, created_at)
-      SELECT ${invoiceId}, entry.status, entry.event, ${at}::timestamptz
-      FROM (VALUES ${sql.csv(timeline.map((entry, n) => sql`(${n}::int, ${entry.status}, ${entry.event})`))})
-        AS entry (n, status, event)
+      INSERT INTO invoice_timeline (invoice_id, status, event, detail, created_at)
+      SELECT ${invoiceId}, entry.status, entry.event, entry.detail, ${at}::timestamptz
+      FROM (VALUES ${sql.csv(
+        timeline.map((entry, n) => sql`(${n}::int, ${entry.status}, ${entry.event}, ${entry.detail ?? null}::text)`)
+      )})
+        AS entry (n, status, event, detail)
       ORDER BY entry.n`
 
   /** Inserts ledger entries, in their order, of the invoice `invoiceId` evaluates to; RETURNING their ids. */

@@ -103,7 +103,7 @@ export const layer = Layer.effect(
             id: written.id,
             client,
             cardAssociate,
-            timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt })),
+            timeline: timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt, detail: null })),
             movements: written.movements,
             refunds: []
           } satisfies Invoice.Invoice

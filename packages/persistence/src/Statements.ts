@@ -58,8 +58,10 @@ export const invoiceColumns = `
         c.document_type AS client_document_type, c.document_number AS client_document_number,
         fatura_ts(c.created_at) AS client_created_at, fatura_ts(c.updated_at) AS client_updated_at,
         (SELECT coalesce(json_agg(json_build_object('status', t.status, 'event', t.event,
-                                                    'created_at', fatura_ts(t.created_at)) ORDER BY t.id), '[]')
+                                                    'created_at', fatura_ts(t.created_at), 'detail', t.detail)
+                                  ORDER BY t.id), '[]')
            FROM invoice_timeline t WHERE t.invoice_id = i.id) AS timeline,
+        (SELECT g.status FROM boleto_registrations g WHERE g.invoice_id = i.id) AS boleto_registration,
         (SELECT coalesce(json_agg(json_build_object('id', l.id, 'type', l.type, 'direction', l.direction,
                                                     'amount', l.amount, 'balance', l.balance, 'bucket', l.bucket,
                                                     'created_at', fatura_ts(l.created_at)) ORDER BY l.id), '[]')

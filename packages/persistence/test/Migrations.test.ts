@@ -31,7 +31,8 @@ const allMigrations = [
   [18, "company_bank_code"],
   [19, "receivables"],
   [20, "withdrawals"],
-  [21, "auto_withdrawals"]
+  [21, "auto_withdrawals"],
+  [22, "banks"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

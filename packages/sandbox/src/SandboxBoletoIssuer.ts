@@ -13,7 +13,7 @@ export const layer = Layer.succeed(
       Effect.sync(() => {
         const freeField = Boleto.freeField({ ourNumber, beneficiaryCode: String(company.id).padStart(7, "0") })
         const barcode = Boleto.barcode({ bankCode, amount, dueDate, freeField })
-        return { bankCode, barcode, digitableLine: Boleto.digitableLine(barcode) }
+        return { bankCode, barcode, digitableLine: Boleto.digitableLine(barcode), registration: "registered" as const }
       })
   })
 )

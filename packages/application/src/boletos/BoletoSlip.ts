@@ -1,6 +1,7 @@
 // How a boleto invoice gets its slip: the due date checked (three days from today when none, at most a year ahead),
-// the next "nosso número", the slip issued (outside any transaction), and the address of its PDF.
-import type { Cents, Company, Invoice } from "@fatura/domain"
+// the next "nosso número", the slip issued (outside any transaction), and the address of its PDF; and, when the bank
+// registers slips from its files, the registration queued with the invoice.
+import type { Cents, Company, Invoice, Timestamp } from "@fatura/domain"
 import { Effect } from "effect"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
 import * as Clock from "../platform/Clock.js"
@@ -8,6 +9,7 @@ import { InvalidDueDate } from "../platform/Failures.js"
 import { PublicBaseUrl } from "../platform/PublicBaseUrl.js"
 import { Transactions } from "../platform/Transactions.js"
 import { BoletoIssuer } from "./BoletoIssuer.js"
+import { BoletoRegistrationRepository } from "./BoletoRegistrationRepository.js"
 
 export const defaultBoletoDueInDays = 3
 export const maximumBoletoDueInDays = 365
@@ -27,6 +29,7 @@ export const make = Effect.gen(function* () {
   const boletos = yield* BoletoIssuer
   const invoices = yield* InvoiceRepository
   const transactions = yield* Transactions
+  const registrations = yield* BoletoRegistrationRepository
   // Read once, when the service is built, from whatever configured it.
   const publicBaseUrl = yield* PublicBaseUrl
 
@@ -49,5 +52,9 @@ export const make = Effect.gen(function* () {
     } satisfies Invoice.BoletoSlip
   })
 
-  return { issue }
+  /** Queues the registration of a new invoice's slip the bank does not know yet, in the transaction inserting it. */
+  const queueRegistration = (invoice: Invoice.Invoice, at: Timestamp.Timestamp) =>
+    invoice.boleto?.registration === "pending" ? registrations.queue(invoice, at) : Effect.void
+
+  return { issue, queueRegistration }
 })

@@ -172,7 +172,11 @@ export const make = Effect.gen(function* () {
               { movements: [], receivables: [] },
               totalsBefore
             ),
-            (view) => RecoveryPoint.checkpoint({ invoice: view.invoice.id })
+            (view) =>
+              Effect.andThen(
+                boletos.queueRegistration(view.invoice, now),
+                RecoveryPoint.checkpoint({ invoice: view.invoice.id })
+              )
           ).pipe(Effect.map((view) => ({ _tag: "Created", view }) as const))
         if (card === null) return yield* created(pending, null)
         const prepared = yield* cards.prepare({ company, mode: principal.mode }, card, now)

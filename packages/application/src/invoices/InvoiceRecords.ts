@@ -140,10 +140,12 @@ export const make = Effect.gen(function* () {
     totalsBefore?: Company.CompanyTotals
   ) {
     const moved = yield* invoices.applyTransition(invoice, transition)
-    if (totalsBefore === undefined) return yield* recordEvent(company, moved, transition.event, transition.at)
+    if (totalsBefore === undefined) {
+      return yield* recordEvent(company, moved, transition.event, transition.at, transition.detail)
+    }
     const paid = invoice.paidAt === null && transition.paidAt !== null ? invoice.amount : 0
     const totals = Company.totalsAfter(totalsBefore, transition.movements, paid)
-    return yield* recordEventWith(company, moved, totals, transition.event, transition.at)
+    return yield* recordEventWith(company, moved, totals, transition.event, transition.at, transition.detail)
   })
 
   /**

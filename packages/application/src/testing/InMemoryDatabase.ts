@@ -12,6 +12,8 @@ import { empty, type Tables } from "./InMemoryTables.js"
 export type Change = (tables: Tables) => Tables
 
 export type Sequence =
+  | "bankRemessas"
+  | "bankPayoutReferences"
   | "companies"
   | "apiKeys"
   | "clients"

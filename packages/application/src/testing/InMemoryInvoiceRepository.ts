@@ -64,7 +64,7 @@ export const layer = Layer.effect(
             if (clash !== undefined) return yield* violated(clash, "the invoice breaks a key of the invoices table")
             const id = (yield* database.nextval("invoices")) as Invoice.InvoiceId
             const stored = yield* ledgerEntries(scheduled.movements, invoice.createdAt)
-            const entries = timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt }))
+            const entries = timeline.map((entry) => ({ ...entry, createdAt: invoice.createdAt, detail: null }))
             const row: InvoiceRow = {
               ...invoice,
               id,
@@ -162,7 +162,12 @@ export const layer = Layer.effect(
                   : { ...row.pix, endToEndId: transition.pixEndToEndId },
               timeline: [
                 ...row.timeline,
-                { status: transition.status, event: transition.event, createdAt: transition.at }
+                {
+                  status: transition.status,
+                  event: transition.event,
+                  createdAt: transition.at,
+                  detail: transition.detail ?? null
+                }
               ],
               movements: [...row.movements, ...movements],
               refunds: [...row.refunds, ...refunds],
@@ -193,7 +198,8 @@ export const layer = Layer.effect(
                 {
                   status: settlement.status as InvoiceStatus.InvoiceStatus,
                   event: settlement.event,
-                  createdAt: settlement.at
+                  createdAt: settlement.at,
+                  detail: null
                 }
               ],
               movements: [...row.movements, ...movements],

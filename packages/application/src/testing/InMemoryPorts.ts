@@ -1,6 +1,9 @@
 // Every storage port of the application over one new in-memory database: what the SQL adapters of
 // @fatura/persistence provide over Postgres, for tests that need no database.
 import { Layer } from "effect"
+import * as InMemoryBankFileRepository from "./InMemoryBankFileRepository.js"
+import * as InMemoryBankPayoutRepository from "./InMemoryBankPayoutRepository.js"
+import * as InMemoryBoletoRegistrationRepository from "./InMemoryBoletoRegistrationRepository.js"
 import * as InMemoryCardChargeRepository from "./InMemoryCardChargeRepository.js"
 import * as InMemoryCardTokenRepository from "./InMemoryCardTokenRepository.js"
 import * as InMemoryClientRepository from "./InMemoryClientRepository.js"
@@ -20,10 +23,14 @@ import * as InMemoryWithdrawalRepository from "./InMemoryWithdrawalRepository.js
 
 /**
  * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
- * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, WithdrawalRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, WithdrawalRepository, BoletoRegistrationRepository,
+ * BankFileRepository, BankPayoutRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
+  InMemoryBankFileRepository.layer,
+  InMemoryBankPayoutRepository.layer,
+  InMemoryBoletoRegistrationRepository.layer,
   InMemoryCardChargeRepository.layer,
   InMemoryCardTokenRepository.layer,
   InMemoryClientRepository.layer,

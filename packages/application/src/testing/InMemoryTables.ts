@@ -9,6 +9,7 @@ import type { PixRejection } from "../pix/PixReturnRepository.js"
 import * as Clock from "../platform/Clock.js"
 import type { Delivery } from "../postbacks/PostbackRepository.js"
 import type { Endpoint } from "../postbacks/WebhookEndpointRepository.js"
+import type { BankFileRow, BankPayoutRow, BoletoRegistrationRow } from "./InMemoryBankTables.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
   readonly threeDsActivatedAt: Timestamp.Timestamp | null
@@ -140,6 +141,12 @@ export interface Tables {
   readonly webhookSecrets: ReadonlyMap<number, WebhookSecretRow>
   readonly webhookEndpoints: ReadonlyMap<string, WebhookEndpointRow>
   readonly withdrawals: ReadonlyMap<string, WithdrawalRow>
+  /** By invoice id: the boletos a bank registers from its files. */
+  readonly boletoRegistrations: ReadonlyMap<number, BoletoRegistrationRow>
+  /** By name. */
+  readonly bankFiles: ReadonlyMap<string, BankFileRow>
+  /** By reference. */
+  readonly bankPayouts: ReadonlyMap<string, BankPayoutRow>
   /** How far each provider's received pix were listed, by provider. */
   readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
   /** Received pix that paid nothing, by end-to-end id, with their return. */
@@ -160,6 +167,9 @@ export const empty: Tables = {
   webhookSecrets: new Map(),
   webhookEndpoints: new Map(),
   withdrawals: new Map(),
+  boletoRegistrations: new Map(),
+  bankFiles: new Map(),
+  bankPayouts: new Map(),
   pixReconciliations: new Map(),
   pixRejections: new Map()
 }
@@ -208,6 +218,11 @@ export const toInvoice = (
   const reference = cardReferenceId === null ? undefined : tables.cardReferences.get(cardReferenceId)
   return {
     ...row,
+    // As the SQL adapter reads it: from the registration, if a bank registers the boleto; the sandbox's at once.
+    boleto:
+      row.boleto === null
+        ? null
+        : { ...row.boleto, registration: tables.boletoRegistrations.get(row.id)?.status ?? "registered" },
     client: toClient(tables.clients.get(clientId)!),
     cardAssociate:
       reference === undefined

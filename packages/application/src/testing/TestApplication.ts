@@ -2,6 +2,7 @@
 // without a database or a network. The ports stay reachable beside the use cases, for tests to look into.
 import { Layer } from "effect"
 import { BalanceStatement } from "../balances/BalanceStatement.js"
+import { BoletoRegistrations } from "../boletos/BoletoRegistrations.js"
 import { CardCharges } from "../cards/CardCharges.js"
 import { CardTokens } from "../cards/CardTokens.js"
 import { ApiKeys } from "../companies/ApiKeys.js"
@@ -50,6 +51,7 @@ export const useCases = Layer.mergeAll(
   AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
   WithdrawalSweep.layer,
   Retention.layer,
+  BoletoRegistrations.layer,
   CardTokens.layer
 )
 

@@ -19,8 +19,10 @@ export type PayoutState =
   | { readonly _tag: "Processing" }
   | {
       readonly _tag: "Paid"
-      readonly rail: "pix" | "ted"
-      readonly endToEndId: string
+      /** How it went: a pix, a TED; null for a credit in an account at the paying bank itself. */
+      readonly rail: "pix" | "ted" | null
+      /** A pix's end-to-end id; null for another rail. */
+      readonly endToEndId: string | null
       readonly at: Timestamp.Timestamp
     }
   /** Not paid (`account_not_found`…), or paid and then returned by the receiving bank (`returned_by_bank`). */

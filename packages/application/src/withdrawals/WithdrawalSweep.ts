@@ -116,8 +116,8 @@ export class WithdrawalSweep extends Context.Service<
                 status: "paid",
                 movements: [],
                 at: now,
-                rail: state.rail,
-                endToEndId: state.endToEndId,
+                ...(state.rail === null ? {} : { rail: state.rail }),
+                ...(state.endToEndId === null ? {} : { endToEndId: state.endToEndId }),
                 paidAt: state.at,
                 nextCheckAt: nextLook(paid, now)
               })

@@ -21,6 +21,7 @@ import { migration as companyBankCode } from "./0018_company_bank_code.js"
 import { migration as receivables } from "./0019_receivables.js"
 import { migration as withdrawals } from "./0020_withdrawals.js"
 import { migration as autoWithdrawals } from "./0021_auto_withdrawals.js"
+import { migration as banks } from "./0022_banks.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -43,5 +44,6 @@ export const migrations = {
   "0018_company_bank_code": companyBankCode,
   "0019_receivables": receivables,
   "0020_withdrawals": withdrawals,
-  "0021_auto_withdrawals": autoWithdrawals
+  "0021_auto_withdrawals": autoWithdrawals,
+  "0022_banks": banks
 }

@@ -131,7 +131,9 @@ export const draft = (company: Company.Company, changes: Partial<NewInvoice> = {
             dueDate: dateOf(createdAt, 3),
             url: "https://boletos.example/slip.pdf",
             bankCode: "001",
-            ourNumber: randomDigits(11)
+            ourNumber: randomDigits(11),
+            // The sandbox's: no bank is asked to register it.
+            registration: "registered"
           }
         : null,
     card: null,
