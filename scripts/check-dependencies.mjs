@@ -18,7 +18,7 @@ const allowed = {
     "@electric-sql/pglite"
   ],
   "packages/sandbox": ["effect", "node:", "@fatura/domain", "@fatura/application"],
-  "packages/cnab240": ["effect"],
+  "packages/cnab240": ["effect", "node:", "@fatura/domain", "@fatura/application", "ssh2-sftp-client"],
   "packages/pix-api": [
     "effect",
     "node:",
@@ -49,7 +49,8 @@ const allowed = {
     "@fatura/persistence",
     "@fatura/sandbox",
     "@fatura/pix-api",
-    "@fatura/webhooks-http"
+    "@fatura/webhooks-http",
+    "@fatura/cnab240"
   ],
   "apps/example": ["effect", "node:", "@fatura/api"],
   "apps/pix-psp": ["effect", "node:", "@effect/platform-node", "@peculiar/x509", "reflect-metadata"],

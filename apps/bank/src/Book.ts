@@ -18,6 +18,9 @@ export interface BoletoFacts {
   readonly payerName: string
 }
 
+/** How the book files a boleto: its our number's value, whatever zeros a file or a barcode writes before it. */
+export const keyOf = (ourNumber: string): string => ourNumber.replace(/^0+(?=\d)/, "")
+
 /** The facts of a boleto, and nothing the bank keeps beside them. */
 export const factsOf = (boleto: BoletoFacts): BoletoFacts => ({
   ourNumber: boleto.ourNumber,

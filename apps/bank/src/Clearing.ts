@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type BoletoAnswer, type BoletoEntry, type Book, factsOf, type TransferEntry } from "./Book.js"
+import { type BoletoAnswer, type BoletoEntry, type Book, factsOf, keyOf, type TransferEntry } from "./Book.js"
 import { occurrences } from "./Occurrences.js"
 import { type Client, check } from "./RemessaChecks.js"
 import * as Retornos from "./Retornos.js"
@@ -57,9 +57,9 @@ const actOn = (book: Book, place: Place, name: string, today: string) => {
       const answer = (movement: string, reasons: ReadonlyArray<string>) =>
         book.boletoAnswers.push({ boleto: facts, movement, reasons, paid: 0, occurredOn: today, creditedOn: null })
       const reject = (reasons: ReadonlyArray<string>) => answer("03", reasons)
-      const known = book.boletos[boleto.ourNumber]
+      const known = book.boletos[keyOf(boleto.ourNumber)]
       const rule =
-        book.rules.rejectRegistration[boleto.ourNumber] ?? book.rules.rejectRegistration[String(boleto.amount)]
+        book.rules.rejectRegistration[keyOf(boleto.ourNumber)] ?? book.rules.rejectRegistration[String(boleto.amount)]
       if (boleto.reasons.length > 0) reject(boleto.reasons)
       else if (boleto.movement === "01") {
         if (known !== undefined) {
@@ -68,7 +68,7 @@ const actOn = (book: Book, place: Place, name: string, today: string) => {
         } else if (rule !== undefined) {
           reject([rule])
         } else {
-          book.boletos[boleto.ourNumber] = { ...facts, status: "registered", registrations: 1 }
+          book.boletos[keyOf(boleto.ourNumber)] = { ...facts, status: "registered", registrations: 1 }
           answer("02", [])
         }
       } else if (known === undefined || known.status !== "registered") {
@@ -178,7 +178,7 @@ export const payBoleto = (
   today: string,
   creditOn: string
 ): { readonly paid: boolean; readonly boleto: BoletoEntry | undefined } => {
-  const boleto = book.boletos[ourNumber]
+  const boleto = book.boletos[keyOf(ourNumber)]
   if (boleto === undefined || boleto.status !== "registered") return { paid: false, boleto }
   boleto.status = "paid"
   boleto.paidAmount = amount ?? boleto.amount
@@ -192,6 +192,26 @@ export const payBoleto = (
     creditedOn: creditOn
   })
   return { paid: true, boleto }
+}
+
+/** The bank writes off a registered boleto no one paid (its deadline passed): `09` in the next retorno. */
+export const writeOff = (
+  book: Book,
+  ourNumber: string,
+  today: string
+): { readonly writtenOff: boolean; readonly boleto: BoletoEntry | undefined } => {
+  const boleto = book.boletos[keyOf(ourNumber)]
+  if (boleto === undefined || boleto.status !== "registered") return { writtenOff: false, boleto }
+  boleto.status = "written_off"
+  book.boletoAnswers.push({
+    boleto: factsOf(boleto),
+    movement: "09",
+    reasons: [],
+    paid: 0,
+    occurredOn: today,
+    creditedOn: null
+  })
+  return { writtenOff: true, boleto }
 }
 
 /** The receiving bank returns a transfer paid before: `DV` in the next retorno. */

@@ -4,8 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Barcode from "./Barcode.js"
-import type { Book } from "./Book.js"
-import { payBoleto, returnTransfer } from "./Clearing.js"
+import { type Book, keyOf } from "./Book.js"
+import { payBoleto, returnTransfer, writeOff } from "./Clearing.js"
 import { occurrences, rejectionReasons } from "./Occurrences.js"
 
 export interface SimulatorOptions {
@@ -60,6 +60,14 @@ export const start = (options: SimulatorOptions): Promise<Simulator> => {
       if (!paid) return [409, { error: `the boleto is ${boleto.status}` }]
       return [200, { our_number: ourNumber, paid_amount: boleto.paidAmount, status: boleto.status }]
     },
+    "POST /boletos/write-off": (body) => {
+      if (typeof body.our_number !== "string") return [400, { error: "our_number" }]
+      const ourNumber = body.our_number
+      const { writtenOff, boleto } = options.change((book) => writeOff(book, ourNumber, options.today().date))
+      if (boleto === undefined) return [404, { error: `no boleto registered with our number ${ourNumber}` }]
+      if (!writtenOff) return [409, { error: `the boleto is ${boleto.status}` }]
+      return [200, { our_number: ourNumber, status: boleto.status }]
+    },
     "POST /registrations/reject": (body) => {
       const reason = body.reason ?? "99"
       const key = typeof body.our_number === "string" ? body.our_number : optionalCents(body.amount)
@@ -67,7 +75,7 @@ export const start = (options: SimulatorOptions): Promise<Simulator> => {
         return [400, { error: "our_number or amount, and a reason of table C047" }]
       }
       options.change((book) => {
-        book.rules.rejectRegistration[String(key)] = reason
+        book.rules.rejectRegistration[typeof key === "string" ? keyOf(key) : String(key)] = reason
       })
       return [201, { reject: String(key), reason }]
     },

@@ -111,6 +111,8 @@ describe("the local bank", () => {
     expect(second.occurrences[0]).toMatchObject({ amount: 12_345, companyReference: "INVOICE-1001" })
     expect(second.occurrences[0]!.creditedOn).not.toBeNull()
     const third = await cobrancaRetorno(session.sftp, "CB000003.RET")
+    const writtenOff = await simulate(test.bank, "POST", "/boletos/write-off", { our_number: "2001" })
+    expect(writtenOff.status).toBe(409)
     expect(third.occurrences.map((one) => [one.ourNumber, one.movement, one.reasons])).toEqual([
       ["2001", "09", []],
       ["9999", "03", ["60"]]

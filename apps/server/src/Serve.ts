@@ -15,6 +15,7 @@ import {
   Retention,
   WithdrawalSweep
 } from "@fatura/application"
+import { BankExchange } from "@fatura/cnab240"
 import {
   CardVelocity,
   FaturaHttp,
@@ -103,6 +104,10 @@ const embeddedWorker = (pixReconcileEvery: Duration.Duration) =>
     })
   )
 
+/** With a bank reached by its files, the embedded server exchanges them every `interval` (SPEC 15.3). */
+const bankExchanges = (interval: Duration.Duration) =>
+  Layer.effectDiscard(Effect.flatMap(BankExchange.BankExchange, (bank) => Effect.forkScoped(bank.run(interval))))
+
 /**
  * With a pix provider that notifies, tells it where: at start, and again until it has taken it, without holding the
  * start back (a PSP down at start delays notifications; the reconciliation pays meanwhile). A PSP that refuses the
@@ -165,7 +170,8 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
   const services = Services.layer(database, {
     ...config,
     migrate: role === "alone",
-    pixProvider: Option.getOrUndefined(Option.map(config.pixApi, (settings) => PixApi.layer(settings)))
+    pixProvider: Option.getOrUndefined(Option.map(config.pixApi, (settings) => PixApi.layer(settings))),
+    bank: Option.getOrUndefined(config.bank)
   })
   // Only this process may open the embedded database: the CLI's commands reach it through the admin socket.
   const embeddedOnly =
@@ -173,6 +179,10 @@ export const layer = (config: ServerConfig, role: Role = "alone") => {
       ? Layer.mergeAll(
           Layer.effectDiscard(printDemoCompany),
           embeddedWorker(config.pixReconcileEvery),
+          Option.match(config.bank, {
+            onNone: () => Layer.empty,
+            onSome: (bank) => bankExchanges(bank.exchangeInterval)
+          }),
           database.dataDir === undefined ? Layer.empty : AdminSocket.serve(database.dataDir)
         )
       : Layer.empty

@@ -1,5 +1,6 @@
 // The environment of SPEC 12.1, read once at start.
 import { chargeTimeout, leaseDuration, RetentionPeriod, RetentionPeriods } from "@fatura/application"
+import { BankSettings } from "@fatura/cnab240"
 import * as PixApi from "@fatura/pix-api"
 import { Config, Duration, Effect, type LogLevel, Option, Schema } from "effect"
 
@@ -101,6 +102,7 @@ export const load = Effect.gen(function* () {
     "FATURA_PIX_NOTIFICATION_CALLS"
   ).pipe(Config.withDefault(5))
   const pixApi = yield* PixApi.chosen
+  const bank = yield* BankSettings.chosen
   const shortestLease = shortestIdempotencyLease(pixApi)
   const idempotencyLeaseSeconds = yield* Config.schema(
     Schema.Int.pipe(
@@ -116,6 +118,7 @@ export const load = Effect.gen(function* () {
   ).pipe(Config.withDefault(Duration.toSeconds(Duration.fromInputUnsafe(leaseDuration))))
   return {
     pixApi,
+    bank,
     pixReconcileEvery: yield* PixApi.reconcileEvery,
     pixNotificationCallsPerSecond,
     port,

@@ -25,6 +25,7 @@ import {
   WithdrawalSweep,
   Withdrawals
 } from "@fatura/application"
+import { BankExchange, type BankSettings, BankTransport, Cnab240BoletoIssuer, Cnab240PayoutRail } from "@fatura/cnab240"
 import { Database } from "@fatura/persistence"
 import { SandboxBoletoIssuer, SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
 import { HttpPostbackSender, NetworkPostbackTargets } from "@fatura/webhooks-http"
@@ -51,7 +52,23 @@ export interface Settings {
   readonly migrate?: boolean | undefined
   /** How long stored idempotent responses and events are kept: the application's defaults unless given. */
   readonly retention?: RetentionPeriods | undefined
+  /**
+   * A bank reached by CNAB 240 files (`FATURA_BANK=cnab240`): it issues and registers the boletos, pays the
+   * withdrawals, and its files are exchanged by `BankExchange`. The sandbox's stand-ins without one.
+   */
+  readonly bank?: BankSettings.BankSettings | undefined
+  /** How the bank's files travel: its SFTP server unless given, which only tests do. */
+  readonly bankTransport?: Layer.Layer<BankTransport.BankTransport> | undefined
 }
+
+/** What a bank by its files adds: its exchange, over its SFTP server (the transport a test may give instead). */
+const bankExchange = (settings: Settings) =>
+  settings.bank === undefined
+    ? BoletoRegistrations.layer
+    : BankExchange.layer(settings.bank.agreement).pipe(
+        Layer.provide(settings.bankTransport ?? BankTransport.sftpLayer(settings.bank.sftp)),
+        Layer.provideMerge(BoletoRegistrations.layer)
+      )
 
 export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
   Layer.mergeAll(
@@ -67,15 +84,15 @@ export const layer = (database: Database.DatabaseConfig, settings: Settings) =>
     AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
     WithdrawalSweep.layer,
     Retention.layer,
-    BoletoRegistrations.layer,
+    bankExchange(settings),
     CardTokens.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         settings.pixProvider ?? SandboxPixProvider.layer,
-        SandboxBoletoIssuer.layer,
+        settings.bank === undefined ? SandboxBoletoIssuer.layer : Cnab240BoletoIssuer.layer(settings.bank.agreement),
         settings.cardAcquirer ?? SandboxCardAcquirer.layer,
-        SandboxPayoutRail.layer,
+        settings.bank === undefined ? SandboxPayoutRail.layer : Cnab240PayoutRail.layer(settings.bank.agreement),
         HttpPostbackSender.layer,
         settings.postbackTargets ?? NetworkPostbackTargets.layer,
         Layer.succeed(PublicBaseUrl, settings.publicBaseUrl),

@@ -2,7 +2,8 @@
 import { hostname } from "node:os"
 // Entry point of `fatura-worker` (SPEC 8.3, 12.2): the background work of the service against Postgres —
 // postback deliveries, expiry sweeps, due receivables, withdrawals, card charges whose answer was lost, the reconciliation of pix with the pix
-// provider and its returns left unanswered, and the purge of what is past its retention. Any number of workers may
+// provider and its returns left unanswered, the exchange of files with a bank (FATURA_BANK=cnab240), and the purge of
+// what is past its retention. Any number of workers may
 // run at once: each round locks what it takes and skips what another worker holds (two workers settling the same lost
 // charge both ask the acquirer, and the second finds it settled), and a delivery whose worker died is taken up after
 // its lease.
@@ -10,6 +11,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import {
   AllowPrivatePostbacksInTest,
   AutoWithdrawals,
+  BoletoRegistrations,
   CardCharges,
   Expirations,
   InvoiceLifecycle,
@@ -23,6 +25,7 @@ import {
   WithdrawalSweep,
   Withdrawals
 } from "@fatura/application"
+import { BankExchange, BankSettings, BankTransport, Cnab240PayoutRail } from "@fatura/cnab240"
 import { Database } from "@fatura/persistence"
 import * as PixApi from "@fatura/pix-api"
 import { SandboxCardAcquirer, SandboxPayoutRail, SandboxPixProvider } from "@fatura/sandbox"
@@ -49,6 +52,7 @@ const program = Effect.gen(function* () {
   }
   const pixApi = yield* PixApi.chosen
   const pixReconcileEvery = yield* PixApi.reconcileEvery
+  const bank = yield* BankSettings.chosen
   const worker = `${hostname()}-${process.pid}`
   const services = Layer.mergeAll(
     Expirations.layer.pipe(Layer.provide(InvoiceLifecycle.layer)),
@@ -57,14 +61,25 @@ const program = Effect.gen(function* () {
     CardCharges.layer,
     Receivables.layer,
     WithdrawalSweep.layer,
-    AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer))
+    AutoWithdrawals.layer.pipe(Layer.provideMerge(Withdrawals.layer)),
+    Option.match(bank, {
+      onNone: () => Layer.empty,
+      onSome: (settings) =>
+        BankExchange.layer(settings.agreement).pipe(
+          Layer.provide(BankTransport.sftpLayer(settings.sftp)),
+          Layer.provide(BoletoRegistrations.layer)
+        )
+    })
   ).pipe(
     Layer.provideMerge(PixSettlements.layer),
     Layer.provide(
       Layer.mergeAll(
         HttpPostbackSender.layer,
         SandboxCardAcquirer.layer,
-        SandboxPayoutRail.layer,
+        Option.match(bank, {
+          onNone: () => SandboxPayoutRail.layer,
+          onSome: (settings) => Cnab240PayoutRail.layer(settings.agreement)
+        }),
         Option.match(pixApi, { onNone: () => SandboxPixProvider.layer, onSome: (settings) => PixApi.layer(settings) }),
         NetworkPostbackTargets.layer,
         Layer.succeed(AllowPrivatePostbacksInTest, allowPrivate),
@@ -83,6 +98,7 @@ const program = Effect.gen(function* () {
     const receivables = yield* Receivables
     const withdrawals = yield* WithdrawalSweep
     const autoWithdrawals = yield* AutoWithdrawals
+    const bankFiles = Option.isSome(bank) ? [(yield* BankExchange.BankExchange).run(bank.value.exchangeInterval)] : []
     yield* Effect.logInfo("worker started", { worker })
     return yield* Effect.all(
       [
@@ -93,7 +109,8 @@ const program = Effect.gen(function* () {
         receivables.run("1 minute"),
         withdrawals.run("1 second"),
         autoWithdrawals.run("1 minute"),
-        pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: "10 seconds" })
+        pixSettlements.run({ reconcileEvery: pixReconcileEvery, sweepEvery: "10 seconds" }),
+        ...bankFiles
       ],
       { concurrency: "unbounded" }
     )

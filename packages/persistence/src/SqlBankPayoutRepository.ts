@@ -1,7 +1,7 @@
 // The BankPayoutRepository port in SQL (migration 0022): the attempts of each withdrawal a bank pays, by a reference
 // from a sequence; the queue read by its partial index of queued attempts no remessa took yet.
 import { type BankPayout, BankPayoutRepository, type PayoutForm } from "@fatura/application"
-import { BankAccount } from "@fatura/domain"
+import { BankAccount, Timestamp } from "@fatura/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, Integer, Json } from "./ColumnSchemas.js"
@@ -31,7 +31,8 @@ const PayoutRow = Schema.Struct({
   remessa: Schema.NullOr(Schema.String),
   occurrences: Schema.String,
   end_to_end_id: Schema.NullOr(Schema.String),
-  paid_on: Schema.NullOr(Schema.String)
+  paid_on: Schema.NullOr(Schema.String),
+  updated_at: Timestamp.Timestamp
 })
 
 const toPayout = (row: typeof PayoutRow.Type): BankPayout => ({
@@ -45,13 +46,14 @@ const toPayout = (row: typeof PayoutRow.Type): BankPayout => ({
   remessa: row.remessa,
   occurrences: row.occurrences === "" ? [] : row.occurrences.split(" "),
   endToEndId: row.end_to_end_id,
-  paidOn: row.paid_on
+  paidOn: row.paid_on,
+  updatedAt: row.updated_at
 })
 
 const decodeFirstPayout = decodeFirst(PayoutRow)
 const decodePayouts = decodeRows(PayoutRow)
 const columns = `reference, withdrawal_id, attempt, form, amount, destination, status, remessa, occurrences,
-  end_to_end_id, to_char(paid_on, 'YYYY-MM-DD') AS paid_on`
+  end_to_end_id, to_char(paid_on, 'YYYY-MM-DD') AS paid_on, fatura_ts(updated_at) AS updated_at`
 
 export const layer = Layer.effect(
   BankPayoutRepository,

@@ -89,6 +89,10 @@ export interface AppOptions {
   readonly pixProvider?: Layer.Layer<PixProvider, Services.PixProviderUnusable>
   /** The token `/metrics` asks for; without one, as without `FATURA_METRICS_TOKEN`, it is not served. */
   readonly metricsToken?: string
+  /** A bank reached by its files, as `FATURA_BANK=cnab240` configures one; the sandbox's stand-ins unless given. */
+  readonly bank?: Services.Settings["bank"]
+  /** How the bank's files travel: its SFTP server unless a test needs a transport that fails on purpose. */
+  readonly bankTransport?: Services.Settings["bankTransport"]
 }
 
 /** The use cases over `database`: a test database, or the in-memory ports (no SQL, nothing to start). */
@@ -105,7 +109,9 @@ export const startApp = async (database: TestDatabase | InMemoryServices.InMemor
     allowPrivatePostbacksInTest: options.allowPrivatePostbacks ?? true,
     postbackTargets: options.postbackTargets,
     cardAcquirer: options.cardAcquirer,
-    pixProvider: options.pixProvider
+    pixProvider: options.pixProvider,
+    bank: options.bank,
+    bankTransport: options.bankTransport
   })
   // Every log line of every level, as the production JSON logger would write it, for tests that read logs.
   const logs: Array<string> = []

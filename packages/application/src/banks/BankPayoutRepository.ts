@@ -25,6 +25,8 @@ export interface BankPayout {
   readonly occurrences: ReadonlyArray<string>
   readonly endToEndId: string | null
   readonly paidOn: string | null
+  /** When it last changed: when the bank's last word on it was read. */
+  readonly updatedAt: Timestamp.Timestamp
 }
 
 export interface PayoutChange {

@@ -5,7 +5,7 @@ import type { BankPayoutRow } from "./InMemoryBankTables.js"
 import { InMemoryDatabase, violated } from "./InMemoryDatabase.js"
 import { put, type Tables } from "./InMemoryTables.js"
 
-const toPayout = ({ createdAt: _, updatedAt: __, ...payout }: BankPayoutRow): BankPayout => payout
+const toPayout = ({ createdAt: _, ...payout }: BankPayoutRow): BankPayout => payout
 
 const latestOf = (tables: Tables, withdrawalId: string) =>
   Option.fromNullishOr(
@@ -23,7 +23,7 @@ export const layer = Layer.effect(
     const insert = (
       payout: Omit<
         BankPayout,
-        "reference" | "attempt" | "status" | "remessa" | "occurrences" | "endToEndId" | "paidOn"
+        "reference" | "attempt" | "status" | "remessa" | "occurrences" | "endToEndId" | "paidOn" | "updatedAt"
       >,
       attempt: number,
       at: BankPayoutRow["createdAt"]

@@ -22,5 +22,4 @@ export interface BankFileRow {
 
 export interface BankPayoutRow extends BankPayout {
   readonly createdAt: Timestamp.Timestamp
-  readonly updatedAt: Timestamp.Timestamp
 }
