@@ -114,7 +114,9 @@ const payScheduled = (
 ) => {
   for (const transfer of book.transfers) {
     if (transfer.status !== "scheduled" || !scheduledBefore.has(transfer.id)) continue
-    const failure = book.rules.failTransfer[transfer.reference] ?? book.rules.failTransfer[String(transfer.amount)]
+    const rule = book.rules.failTransfer[transfer.reference] ?? book.rules.failTransfer[String(transfer.amount)]
+    // A pix's refusal (codes P…) is the receiving institution's answer to a pix: a TED to the account is another matter.
+    const failure = rule !== undefined && (transfer.form === "45" || !rule.startsWith("P")) ? rule : undefined
     if (failure !== undefined) {
       transfer.status = "refused"
       transfer.refusals = [failure]

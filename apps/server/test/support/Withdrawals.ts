@@ -4,7 +4,7 @@
 // same clock), so that a test waits for no real second.
 import { Companies, WithdrawalSweep } from "@fatura/application"
 import type { Company } from "@fatura/domain"
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { expect } from "vitest"
 import { pixRequest, type TestApp } from "./TestApp.js"
 
@@ -101,7 +101,10 @@ export const withdrawalEvents = async (app: TestApp, key: string) => {
     .reverse()
 }
 
-/** A clock stopped at `at`: what the sweep and the sandbox rail read as now. */
+/**
+ * A clock stopped at `at`: what the sweep and the sandbox rail read as now. It still sleeps for real, so that a time
+ * limit on a call (the sweep's on the rail) runs out only when that time has passed.
+ */
 const clockAt = (at: Date): Clock.Clock => {
   const millis = at.getTime()
   const nanos = BigInt(millis) * 1_000_000n
@@ -112,7 +115,8 @@ const clockAt = (at: Date): Clock.Clock => {
     currentTimeNanos: Effect.succeed(nanos),
     monotonicTimeNanosUnsafe: () => nanos,
     monotonicTimeNanos: Effect.succeed(nanos),
-    sleep: () => Effect.void
+    sleep: (duration) =>
+      Effect.promise(() => new Promise((resolve) => setTimeout(resolve, Duration.toMillis(duration))))
   }
 }
 
