@@ -6,6 +6,7 @@ import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { BankTransport } from "@fatura/cnab240"
 import { Effect, Layer } from "effect"
+import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bankActs, exchange, startLocalBank, type TestBank } from "./support/Bank.js"
 import { boletoRequest, startApp, type TestApp } from "./support/TestApp.js"
@@ -34,6 +35,14 @@ describe.each(testDatabases)("boletos registered at the bank on $name", (databas
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     return created.body
   }
+  /** What the payer reads on the slip's PDF (pdf.js's text, whitespace collapsed). */
+  const slipText = async (invoice: any) => {
+    const path = `/api/v2/public/invoices/${invoice.secureId}/boleto.pdf?token=${invoice.invoice.token_checkout}`
+    const response = await fetch(`${app.baseUrl}${path}`)
+    expect(response.status).toBe(200)
+    const pdf = await getDocumentProxy(new Uint8Array(await response.arrayBuffer()))
+    return (await extractText(pdf, { mergePages: true })).text.replace(/\s+/g, " ")
+  }
   const read = async (secureId: string) => (await app.request("GET", `/api/v2/invoices?id=${secureId}`, { key })).body
   const eventsOf = async (secureId: string) =>
     ((await app.request("GET", `/api/v2/events?invoice_id=${secureId}&limit=100`, { key })).body.data as Array<any>)
@@ -50,16 +59,13 @@ describe.each(testDatabases)("boletos registered at the bank on $name", (databas
   it("issues a boleto of the bank's, pending, and registers it by a remessa the bank answers", async () => {
     const invoice = await create()
     expect(invoice.boleto).toMatchObject({ bank_code: "999", registration: "pending" })
-    const pdf = await app.request(
-      "GET",
-      `/api/v2/public/invoices/${invoice.secureId}/boleto.pdf?token=${invoice.invoice.token_checkout}`
-    )
-    expect(pdf.status).toBe(200)
+    expect(await slipText(invoice)).toContain("BOLETO AINDA NÃO REGISTRADO NO BANCO")
     const { sent, read: answered } = await roundTrip()
     expect(sent).toHaveLength(1)
     expect(sent[0]).toMatch(/^CB\d{6}\.REM$/)
     expect(answered).toEqual(["CB000001.RET"])
     expect((await read(invoice.secureId)).boleto.registration).toBe("registered")
+    expect(await slipText(invoice)).not.toContain("REGISTRADO NO BANCO")
     expect(await eventsOf(invoice.secureId)).toEqual([
       ["invoice.created", null],
       ["invoice.boleto_registered", null]
@@ -74,6 +80,7 @@ describe.each(testDatabases)("boletos registered at the bank on $name", (databas
     await roundTrip()
     const now = await read(invoice.secureId)
     expect([now.status, now.boleto.registration]).toEqual(["expired", "rejected"])
+    expect(await slipText(invoice)).toContain("BOLETO RECUSADO PELO BANCO")
     expect(await eventsOf(invoice.secureId)).toEqual([
       ["invoice.created", null],
       ["invoice.boleto_rejected", "the bank rejected the boleto: 48 CEP Inválido"],

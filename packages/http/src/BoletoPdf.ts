@@ -1,5 +1,6 @@
 // The bank slip (boleto) as a one-page A4 PDF (SPEC 4.7, 6.2): the "Ficha de Compensação" with its digitable
-// line and its Interleaved 2 of 5 barcode, which bwip-js draws and pdf-lib embeds; no fonts or network needed.
+// line and its Interleaved 2 of 5 barcode, which bwip-js draws and pdf-lib embeds; no fonts or network needed. A slip
+// the bank has not registered says so above all (SPEC 15.1), and a hybrid one carries its pix QR code under the bars.
 import { Boleto, Cents } from "@fatura/domain"
 import { toBuffer } from "bwip-js"
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib"
@@ -20,6 +21,10 @@ export interface BoletoDocument {
   readonly documentNumber: string
   /** YYYY-MM-DD. */
   readonly issuedAt: string
+  /** Whether the issuing bank knows the slip: only a registered one can be paid. */
+  readonly registration: "pending" | "registered" | "rejected"
+  /** The BR Code of the pix charge with a due date that pays it too (a hybrid boleto); null when none. */
+  readonly pixQrCode: string | null
 }
 
 // FEBRABAN's barcode: narrow bars of 1/100 in (0.72 pt), wide ones three times that (bwip-js's ITF ratio), 13 mm tall,
@@ -129,6 +134,26 @@ const drawRow = (
   return bottom
 }
 
+// What the payer reads first on a slip the bank does not know: it cannot be paid, and why.
+const registrationNotices = {
+  pending: ["BOLETO AINDA NÃO REGISTRADO NO BANCO", "Aguarde o registro para pagá-lo: até lá, nenhum banco o aceita."],
+  rejected: ["BOLETO RECUSADO PELO BANCO", "Este boleto não foi registrado e não pode ser pago."]
+} as const
+
+// The pix QR code of a hybrid slip (BWIPP's default error correction, M): about 30 mm square, its quiet zone of four
+// modules inside the image.
+const qrCodeSide = (30 / 25.4) * 72
+
+const qrCodePng = (brCode: string): Promise<Uint8Array> =>
+  toBuffer({
+    bcid: "qrcode",
+    text: brCode,
+    scale: 4,
+    paddingwidth: 4,
+    paddingheight: 4,
+    backgroundcolor: "FFFFFF"
+  })
+
 const barcodePng = (digits: string): Promise<Uint8Array> =>
   toBuffer({
     bcid: "interleaved2of5",
@@ -159,7 +184,13 @@ export const render = async (document: BoletoDocument): Promise<Uint8Array> => {
   const fonts: Fonts = { regular, bold, clean: writable(regular) }
   const page = pdf.addPage([pageWidth, pageHeight])
 
-  const top = pageHeight - margin
+  let top = pageHeight - margin
+  if (document.registration !== "registered") {
+    const [title, explanation] = registrationNotices[document.registration]
+    page.drawText(title, { x: margin, y: top - 14, size: 14, font: bold })
+    page.drawText(explanation, { x: margin, y: top - 28, size: valueSize, font: regular })
+    top -= 44
+  }
   page.drawText("Ficha de Compensação", { x: margin, y: top - 10, size: 8, font: regular })
 
   // Header: the bank's code in its own box, then the digitable line the payer types in.
@@ -253,6 +284,24 @@ export const render = async (document: BoletoDocument): Promise<Uint8Array> => {
     width: barcodeWidth,
     height: barcodeHeight
   })
+
+  if (document.pixQrCode !== null) {
+    const qrCode = await pdf.embedPng(await qrCodePng(document.pixQrCode))
+    const qrTop = y - 14
+    page.drawImage(qrCode, {
+      x: margin + slipWidth - qrCodeSide,
+      y: qrTop - qrCodeSide,
+      width: qrCodeSide,
+      height: qrCodeSide
+    })
+    const label = "Pague com Pix"
+    page.drawText(label, {
+      x: margin + slipWidth - qrCodeSide - padding - bold.widthOfTextAtSize(label, valueSize),
+      y: qrTop - qrCodeSide / 2,
+      size: valueSize,
+      font: bold
+    })
+  }
 
   return pdf.save()
 }

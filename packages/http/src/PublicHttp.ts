@@ -110,7 +110,9 @@ export const layer = HttpApiBuilder.group(
               barcode: boleto.barcode,
               digitableLine: boleto.digitableLine,
               documentNumber: String(invoice.id),
-              issuedAt: invoice.createdAt.slice(0, 10)
+              issuedAt: invoice.createdAt.slice(0, 10),
+              registration: boleto.registration,
+              pixQrCode: null
             })
           )
         }).pipe(Effect.mapError((failure) => (failure._tag === "NotFound" ? failure : toResponse(failure))))

@@ -6,6 +6,7 @@ import {
   DecodeHintType,
   HybridBinarizer,
   ITFReader,
+  QRCodeReader,
   RGBLuminanceSource
 } from "@zxing/library"
 import { extractImages, extractText, getDocumentProxy } from "unpdf"
@@ -29,7 +30,9 @@ const sample: BoletoDocument = {
   barcode: "00192102000001234560000000000001234500123456",
   digitableLine: "00190000090000000123045001234561210200000123456",
   documentNumber: "inv_8f3a2c",
-  issuedAt: "2025-03-04"
+  issuedAt: "2025-03-04",
+  registration: "registered",
+  pixQrCode: null
 }
 
 // pdf.js may split or join text items; collapsing whitespace keeps the checks about content, not layout. It also
@@ -41,13 +44,14 @@ const textOf = async (pdf: Uint8Array): Promise<string> => {
 
 const imagesOf = async (pdf: Uint8Array) => extractImages(await getDocumentProxy(pdf.slice()), 1)
 
-// ZXing's ITF reader on the decoded pixels of the embedded image, as a scanner would see them.
-const decodeBarcode = (image: {
+interface Image {
   readonly data: Uint8ClampedArray
   readonly width: number
   readonly height: number
   readonly channels: 1 | 3 | 4
-}): string => {
+}
+
+const bitmapOf = (image: Image): BinaryBitmap => {
   const luminance = new Uint8ClampedArray(image.width * image.height)
   for (let pixel = 0; pixel < luminance.length; pixel++) {
     const offset = pixel * image.channels
@@ -56,12 +60,18 @@ const decodeBarcode = (image: {
         ? image.data[offset]!
         : (image.data[offset]! + image.data[offset + 1]! + image.data[offset + 2]!) / 3
   }
-  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height)))
+  return new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height)))
+}
+
+// ZXing's readers on the decoded pixels of an embedded image, as a scanner would see them.
+const decodeQrCode = (image: Image): string => new QRCodeReader().decode(bitmapOf(image)).getText()
+
+const decodeBarcode = (image: Image): string => {
   const hints = new Map<DecodeHintType, unknown>([
     [DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.ITF]],
     [DecodeHintType.ALLOWED_LENGTHS, Int32Array.from([44])]
   ])
-  return new ITFReader().decode(bitmap, hints).getText()
+  return new ITFReader().decode(bitmapOf(image), hints).getText()
 }
 
 describe("BoletoPdf", () => {
@@ -142,6 +152,34 @@ describe("BoletoPdf", () => {
     }
     const [barcode] = await imagesOf(await render(other))
     expect(decodeBarcode(barcode!)).toBe(other.barcode)
+  })
+
+  it("says above all that a slip the bank has not registered, or refused, cannot be paid", async () => {
+    const notices = {
+      pending: "BOLETO AINDA NÃO REGISTRADO NO BANCO",
+      rejected: "BOLETO RECUSADO PELO BANCO"
+    }
+    expect(await textOf(await render(sample))).not.toMatch(/REGISTRADO|RECUSADO/)
+    const pending = await textOf(await render({ ...sample, registration: "pending" }))
+    expect(pending).toContain(notices.pending)
+    expect(pending).toContain("nenhum banco o aceita")
+    expect(pending.indexOf(notices.pending)).toBeLessThan(pending.indexOf("Ficha de Compensação"))
+    const rejected = await textOf(await render({ ...sample, registration: "rejected" }))
+    expect(rejected).toContain(notices.rejected)
+    expect(rejected).toContain("não pode ser pago")
+    expect(rejected).not.toContain(notices.pending)
+  })
+
+  it("carries a hybrid slip's pix QR code, which reads back as its BR Code", async () => {
+    const pixQrCode =
+      "00020101021226830014br.gov.bcb.pix2561psp.example/v2/cobv/9d36b84fc70b478fb95c12729b90ca25520400005303986" +
+      "5802BR5913Joao Acao Ltda6009SAO PAULO62070503***6304ABCD"
+    const pdf = await render({ ...sample, pixQrCode })
+    expect(await textOf(pdf)).toContain("Pague com Pix")
+    const images = await imagesOf(pdf)
+    expect(images).toHaveLength(2)
+    expect(decodeBarcode(images[0]!)).toBe(sample.barcode)
+    expect(decodeQrCode(images[1]!)).toBe(pixQrCode)
   })
 
   it("gives the same bytes for the same document", async () => {
