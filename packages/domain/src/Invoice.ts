@@ -179,6 +179,10 @@ export interface Invoice {
   readonly client: Client
   readonly tokenCheckout: string
   readonly fee: FeeSplit
+  /**
+   * The pix charge that pays it: a pix invoice's own, or, beside the slip of a hybrid boleto, the charge with a due
+   * date that pays the boleto by pix (SPEC 15.1).
+   */
   readonly pix: PixCharge | null
   readonly boleto: BoletoSlip | null
   readonly card: CardDetails | null

@@ -139,7 +139,9 @@ export const renderEnterprise = (company: Company, totals: CompanyTotals): Enter
 
 /** The Invoice transaction of an invoice, as of now, for the company that owns it. */
 export const render = (invoice: Invoice, company: Company, totals: CompanyTotals): InvoiceTransaction => {
-  const qrCode = invoice.pix?.qrCode ?? ""
+  // A pix invoice's own charge; a hybrid boleto's is shown with its boleto, and `pix` stays a pix invoice's.
+  const ownPix = invoice.method === "pix" ? invoice.pix : null
+  const qrCode = ownPix?.qrCode ?? ""
   const postbackUrl = invoice.postbackUrl ?? ""
   const payer = invoice.payer
   return {
@@ -167,7 +169,8 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
             url: invoice.boleto.url,
             bank_code: invoice.boleto.bankCode,
             our_number: invoice.boleto.ourNumber,
-            registration: invoice.boleto.registration
+            registration: invoice.boleto.registration,
+            pix_qr_code: invoice.pix?.qrCode ?? null
           },
     card:
       invoice.card === null
@@ -228,13 +231,13 @@ export const render = (invoice: Invoice, company: Company, totals: CompanyTotals
       externalRef: null
     })),
     pix:
-      invoice.pix === null
+      ownPix === null
         ? { qrCode }
         : {
             qrCode,
-            txid: invoice.pix.txid,
-            expiresAt: invoice.pix.expiresAt,
-            ...(invoice.pix.endToEndId === null ? {} : { endToEndId: invoice.pix.endToEndId })
+            txid: ownPix.txid,
+            expiresAt: ownPix.expiresAt,
+            ...(ownPix.endToEndId === null ? {} : { endToEndId: ownPix.endToEndId })
           },
     fee: {
       estimatedFee: invoice.fee.estimatedFee,

@@ -199,6 +199,15 @@ export const Boleto = Schema.Struct({
         "it, then `registered` (payable at any bank) or `rejected` (the invoice expires). The sandbox's are " +
         "`registered` at once. Absent from events recorded before it was added."
     })
+  ),
+  // Optional for the same reason.
+  pix_qr_code: Schema.optionalKey(
+    Schema.NullOr(Schema.String).annotate({
+      description:
+        "The BR Code of the pix charge with a due date that pays the boleto too (a hybrid boleto), when Fatura's pix " +
+        "provider makes them; null otherwise. Whichever is paid first pays the invoice, and the other is withdrawn. " +
+        "Absent from events recorded before it was added."
+    })
   )
 }).annotate({ identifier: "Boleto" })
 

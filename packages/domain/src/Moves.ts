@@ -76,7 +76,7 @@ const unchanged = (invoice: Pick<Movable, "paidAt" | "refundedAmount">, status: 
 /**
  * Pays a pending invoice that is not a card's: the amount comes in and the fee goes out, scheduled as receivables by
  * `plan`'s settlement days. A provider's pix (`received`) pays it only with the invoice's own amount, and is kept as
- * what paid it.
+ * what paid it; a hybrid boleto paid by its pix says so in the move's detail.
  */
 export const pay = (
   invoice: Pick<Movable, "status" | "method" | "amount" | "refundedAmount" | "paidAt" | "fee">,
@@ -99,7 +99,10 @@ export const pay = (
         fee: invoice.fee.estimatedFee as Cents,
         paidAt: at
       }),
-      ...(received === undefined ? {} : { pixEndToEndId: received.endToEndId })
+      ...(received === undefined ? {} : { pixEndToEndId: received.endToEndId }),
+      ...(received !== undefined && invoice.method === "bank_slip"
+        ? { detail: `paid by pix (end-to-end id ${received.endToEndId}), not at the bank` }
+        : {})
     })
   })
 }

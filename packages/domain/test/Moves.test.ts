@@ -79,6 +79,21 @@ describe("Moves", () => {
     ).toBe(true)
   })
 
+  it("pays a hybrid boleto by its pix, saying so, and a pix invoice by its pix without a word", () => {
+    const received = { endToEndId: "E12345678202611291200abcdefghijk", amount: 10_000 }
+    const boleto = Result.getOrThrow(Moves.pay(pendingInvoice("bank_slip", 10_000), at(1), plan, received))
+    expect(boleto).toMatchObject({
+      status: "paid",
+      pixEndToEndId: received.endToEndId,
+      detail: `paid by pix (end-to-end id ${received.endToEndId}), not at the bank`
+    })
+    const pix = Result.getOrThrow(Moves.pay(pendingInvoice("pix", 10_000), at(1), plan, received))
+    expect(pix.pixEndToEndId).toBe(received.endToEndId)
+    expect(pix.detail).toBeUndefined()
+    // At the bank, the boleto's own way, there is nothing to say.
+    expect(Result.getOrThrow(Moves.pay(pendingInvoice("bank_slip", 10_000), at(1), plan)).detail).toBeUndefined()
+  })
+
   it("takes a refund from the invoice's waiting receivables first, the rest from the available balance", () => {
     const charge = { fee: { estimatedFee: 538 }, installments: 2 }
     const card = Result.getOrThrow(

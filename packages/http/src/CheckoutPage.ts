@@ -97,6 +97,12 @@ const pixSection = (view: CheckoutView, pix: Invoice.PixCharge) => `
       <p class="muted">O código expira em <strong id="pix-countdown" data-expires-at="${Timestamp.toEpochMillis(pix.expiresAt)}">${dateTime(pix.expiresAt)}</strong>.</p>
     </section>`
 
+// A hybrid boleto's pix charge, under its slip: payable until the boleto falls due.
+const hybridPix = (view: CheckoutView, pix: Invoice.PixCharge) => `
+      <h3>Ou pague com Pix</h3>
+      <img id="pix-qr" class="qr" src="${view.pixQrImage ?? ""}" alt="QR code Pix" width="240" height="240">
+      ${copyBlock("pix-code", "Pix copia e cola", pix.qrCode, "Copiar código Pix")}`
+
 const boletoSection = (view: CheckoutView, boleto: Invoice.BoletoSlip) => {
   const pdf = `/api/v2/public/invoices/${view.invoice.secureId}/boleto.pdf?token=${encodeURIComponent(view.checkoutToken)}`
   return `
@@ -104,7 +110,7 @@ const boletoSection = (view: CheckoutView, boleto: Invoice.BoletoSlip) => {
       <h2 id="pay-title">Pague com boleto</h2>
       <p>Vencimento: <strong id="boleto-due-date">${date(boleto.dueDate)}</strong></p>
       ${copyBlock("boleto-line", "Linha digitável", Boleto.formatDigitableLine(boleto.digitableLine), "Copiar linha digitável")}
-      <a id="boleto-pdf" class="button" href="${Html.escapeText(pdf)}" target="_blank" rel="noopener noreferrer">Baixar boleto (PDF)</a>
+      <a id="boleto-pdf" class="button" href="${Html.escapeText(pdf)}" target="_blank" rel="noopener noreferrer">Baixar boleto (PDF)</a>${view.invoice.pix === null ? "" : hybridPix(view, view.invoice.pix)}
     </section>`
 }
 
@@ -195,8 +201,8 @@ const outcomeSection = (invoice: Invoice.Invoice) => {
 const paymentSection = (view: CheckoutView) => {
   const invoice = view.invoice
   if (invoice.status !== "pending") return outcomeSection(invoice)
-  if (invoice.pix !== null) return pixSection(view, invoice.pix)
   if (invoice.boleto !== null) return boletoSection(view, invoice.boleto)
+  if (invoice.pix !== null) return pixSection(view, invoice.pix)
   return cardFormSection(view)
 }
 

@@ -21,7 +21,11 @@ const toPublicInvoice = (invoice: Invoice.Invoice, company: Company.Company) => 
     createdAt: invoice.createdAt,
     paidAt: invoice.paidAt,
     items: rendered.items,
-    pix: invoice.pix === null ? { qrCode: "" } : { qrCode: invoice.pix.qrCode, expiresAt: invoice.pix.expiresAt },
+    // A hybrid boleto's pix charge is shown with its boleto: `pix` is a pix invoice's.
+    pix:
+      invoice.method !== "pix" || invoice.pix === null
+        ? { qrCode: "" }
+        : { qrCode: invoice.pix.qrCode, expiresAt: invoice.pix.expiresAt },
     boleto: rendered.boleto,
     enterprise: { fantasy_name: company.fantasyName },
     customer: { name: invoice.payer.name },
@@ -112,7 +116,7 @@ export const layer = HttpApiBuilder.group(
               documentNumber: String(invoice.id),
               issuedAt: invoice.createdAt.slice(0, 10),
               registration: boleto.registration,
-              pixQrCode: null
+              pixQrCode: invoice.pix?.qrCode ?? null
             })
           )
         }).pipe(Effect.mapError((failure) => (failure._tag === "NotFound" ? failure : toResponse(failure))))

@@ -18,6 +18,7 @@ import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlIdempotencyStore from "./SqlIdempotencyStore.js"
 import * as SqlInvoiceRepository from "./SqlInvoiceRepository.js"
 import * as SqlLedgerEntryRepository from "./SqlLedgerEntryRepository.js"
+import * as SqlPixChargeRemovalRepository from "./SqlPixChargeRemovalRepository.js"
 import * as SqlPixReturnRepository from "./SqlPixReturnRepository.js"
 import * as SqlPostbackRepository from "./SqlPostbackRepository.js"
 import * as SqlReadiness from "./SqlReadiness.js"
@@ -106,6 +107,7 @@ export const repositories = (config: DatabaseConfig) =>
     SqlBoletoRegistrationRepository.layer,
     SqlBankFileRepository.layer,
     SqlBankPayoutRepository.layer,
+    SqlPixChargeRemovalRepository.layer,
     SqlPixReturnRepository.layer,
     SqlPostbackRepository.layer,
     SqlTransactions.layer,

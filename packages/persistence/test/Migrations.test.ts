@@ -32,7 +32,8 @@ const allMigrations = [
   [19, "receivables"],
   [20, "withdrawals"],
   [21, "auto_withdrawals"],
-  [22, "banks"]
+  [22, "banks"],
+  [23, "hybrid_boletos"]
 ]
 
 /** The tables, columns and indexes of the database, in an order of their own. */

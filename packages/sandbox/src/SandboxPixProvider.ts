@@ -1,6 +1,7 @@
 // The sandbox pix provider: builds the BR Code locally from the company's pix key, as a PSP would hand it back. It
 // keeps no charges and receives no pix (sandbox invoices are paid by the sandbox helper), and returns at once what it
-// is asked to return: sandbox money is not real.
+// is asked to return: sandbox money is not real. It makes no charges with a due date: a sandbox boleto is a boleto
+// alone.
 import { Clock, PixProvider } from "@fatura/application"
 import { PixBrCode } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
@@ -9,6 +10,7 @@ export const layer = Layer.succeed(
   PixProvider,
   PixProvider.of({
     txidOf: PixBrCode.staticTxidOf,
+    dueCharges: null,
     charge: ({ company, pixKey, amount, txid }) =>
       Effect.sync(() => ({
         qrCode: PixBrCode.build({

@@ -2,15 +2,18 @@
 // and then the invoice locked: registered (`invoice.boleto_registered`); rejected (`invoice.boleto_rejected`, and the
 // invoice expires); paid at the bank through the same move as every payment, for whatever amount the payer paid, said
 // when it differs; written off (the invoice expires if still pending). Each happens once: a retorno read again, or an
-// answer the invoice has moved past, changes nothing.
-import { Cents, type Invoice, Moves } from "@fatura/domain"
+// answer the invoice has moved past, changes nothing. The pix charge of a hybrid boleto whose invoice the bank moves
+// is queued for removal at the provider, so that no one pays it by pix as well (SPEC 15.1).
+import { Cents, type Company, type Invoice, Moves } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
+
 import * as Clock from "../platform/Clock.js"
 import type { StorageUnavailable } from "../platform/Failures.js"
 import { BoletoRegistrationRepository } from "./BoletoRegistrationRepository.js"
+import * as HybridBoleto from "./HybridBoleto.js"
 
 /** What an answer of the bank came to. */
 export type Outcome = "applied" | "unchanged" | "unknown"
@@ -29,8 +32,13 @@ export class BoletoRegistrations extends Context.Service<
     BoletoRegistrations,
     Effect.gen(function* () {
       const registrations = yield* BoletoRegistrationRepository
+      const { withdrawOtherWays } = yield* HybridBoleto.make
       const invoices = yield* InvoiceRepository
       const records = yield* InvoiceRecords.make
+
+      /** A move of the bank's, written; a hybrid boleto's pix charge must no longer be paid. */
+      const moved = (company: Company.Company, invoice: Invoice.Invoice, transition: Moves.Transition) =>
+        Effect.andThen(records.move(company, invoice, transition), withdrawOtherWays(invoice, "bank", transition.at))
 
       /** The boleto's invoice and its company, locked (company first); none for an our number never issued. */
       const locked = (ourNumber: string) =>
@@ -73,7 +81,7 @@ export class BoletoRegistrations extends Context.Service<
           const view = withRegistration(invoice, "rejected")
           yield* records.recordEvent(company, view, "invoice.boleto_rejected", now, reason)
           const expired = Moves.expire(view, now)
-          if (Result.isSuccess(expired)) yield* records.move(company, view, expired.success)
+          if (Result.isSuccess(expired)) yield* moved(company, view, expired.success)
           return "applied" as Outcome
         })
 
@@ -82,20 +90,21 @@ export class BoletoRegistrations extends Context.Service<
           const found = yield* locked(ourNumber)
           if (Option.isNone(found)) return "unknown" as Outcome
           const { company, invoice } = found.value
-          if (invoice.paidAt !== null) return "unchanged" as Outcome
           const now = yield* Clock.now
+          if (!(yield* registrations.recordBankPayment(invoice.id, paidAmount, now))) return "unchanged" as Outcome
           const paid = Moves.payAtBank(invoice, now, company.feePlan, paidAmount)
           if (Result.isFailure(paid)) {
-            // The bank took a payment for a boleto whose invoice is no longer payable (expired meanwhile): the invoice
-            // stays as it is, and the company is told.
+            // The bank took a payment for a boleto whose invoice is no longer payable (expired meanwhile, or paid by
+            // its pix first): the invoice stays as it is, and the company is told.
+            const by = invoice.pix?.endToEndId == null ? "" : ` by pix (end-to-end id ${invoice.pix.endToEndId})`
             const reason =
-              `the bank received ${Cents.formatBRL(paidAmount)} for the boleto, and the invoice is ${invoice.status}: ` +
-              "it was not paid by it"
+              `the bank received ${Cents.formatBRL(paidAmount)} for the boleto, and the invoice is ` +
+              `${invoice.status}${by}: it was not paid by it`
             yield* Effect.logWarning("a boleto paid at the bank paid nothing", { ourNumber, reason })
             yield* records.recordEvent(company, invoice, "invoice.payment_rejected", now, reason)
             return "unchanged" as Outcome
           }
-          yield* records.move(company, invoice, paid.success)
+          yield* moved(company, invoice, paid.success)
           return "applied" as Outcome
         })
 
@@ -106,7 +115,7 @@ export class BoletoRegistrations extends Context.Service<
           const { company, invoice } = found.value
           const expired = Moves.expire(invoice, yield* Clock.now)
           if (Result.isFailure(expired)) return "unchanged" as Outcome
-          yield* records.move(company, invoice, expired.success)
+          yield* moved(company, invoice, expired.success)
           return "applied" as Outcome
         })
 

@@ -86,7 +86,7 @@ export const make = Effect.gen(function* () {
       yield* transactions.external(targets.check(input.postbackUrl))
     }
     const items = yield* itemsOf(input, amount)
-    // A retry of a pix create whose charge may have been asked for is the same invoice, so that it asks the
+    // A retry of a create whose pix charge may have been asked for is the same invoice, so that it asks the
     // provider for the same charge.
     const secureId = point !== null && "pixInvoice" in point ? point.pixInvoice : (randomUuid() as Invoice.SecureId)
     const tokenCheckout = randomUrlToken()
@@ -121,6 +121,18 @@ export const make = Effect.gen(function* () {
             today: Clock.businessDate(now)
           })
         : null
+    // A boleto is hybrid when the provider makes charges with a due date: payable by pix until the same day ends.
+    const dueCharge =
+      boleto === null
+        ? null
+        : yield* pix.dueCharge({
+            company,
+            secureId,
+            amount,
+            dueDate: boleto.dueDate,
+            payer: { name: input.payer.name, document: input.payer.document },
+            items
+          })
 
     const pending: NewInvoice = {
       secureId,
@@ -144,7 +156,7 @@ export const make = Effect.gen(function* () {
       payer: input.payer,
       tokenCheckout,
       fee: FeePlan.split(company.feePlan, input.method, installments, amount),
-      pix: pixCharge,
+      pix: pixCharge ?? dueCharge,
       boleto,
       card: null
     }

@@ -5,6 +5,7 @@
 // when the provider says it was returned (PixSettlements).
 import { Cents, Company, type Invoice, type InvoiceStatus, Moves, PaymentMethod, type Refund } from "@fatura/domain"
 import { Context, Effect, Layer, Option, type Result } from "effect"
+import * as HybridBoleto from "../boletos/HybridBoleto.js"
 import { CompanyRepository, companyOf } from "../companies/CompanyRepository.js"
 import type { Principal } from "../companies/Principal.js"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
@@ -73,6 +74,7 @@ export class InvoiceLifecycle extends Context.Service<
       const pixSettlements = yield* PixSettlements
       const records = yield* InvoiceRecords.make
       const move = records.move
+      const { withdrawOtherWays } = yield* HybridBoleto.make
 
       /** Records where a refund under an Idempotency-Key got to, in the transaction that got it there. */
       const checkpoint = (point: RefundPoint) => checkpointRun(point)
@@ -205,6 +207,7 @@ export class InvoiceLifecycle extends Context.Service<
                 PaymentMismatch: Effect.die
               })
             )
+            yield* withdrawOtherWays(invoice, "sandbox", paid.at)
             return yield* move(company, invoice, paid)
           })
         )
@@ -215,7 +218,9 @@ export class InvoiceLifecycle extends Context.Service<
         return yield* transactions.withTransaction(
           Effect.gen(function* () {
             const { invoice, company } = yield* locked(principal, reference, "expire")
-            return yield* move(company, invoice, yield* moved(Moves.expire(invoice, yield* Clock.now)))
+            const expired = yield* moved(Moves.expire(invoice, yield* Clock.now))
+            yield* withdrawOtherWays(invoice, "sandbox", expired.at)
+            return yield* move(company, invoice, expired)
           })
         )
       })

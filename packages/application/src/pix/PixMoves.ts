@@ -1,9 +1,11 @@
 // What a pix does to its invoice, each in a transaction of its own (the company, then the invoice locked): a received
 // pix pays the invoice it was charged for or, when it pays nothing (another amount, an invoice no longer pending), is
 // recorded with the return to make of it; a return (a pix refund) is closed with how it ended. A pix pays its invoice
-// once, a return closes once. No provider is asked here.
+// once, a return closes once; a hybrid boleto paid by its pix is withdrawn from the bank (SPEC 15.1). No provider is
+// asked here.
 import { Cents, type Invoice, Moves } from "@fatura/domain"
 import { Effect, Option, Result } from "effect"
+import * as HybridBoleto from "../boletos/HybridBoleto.js"
 import { companyOf } from "../companies/CompanyRepository.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
@@ -21,6 +23,7 @@ export const make = Effect.gen(function* () {
   const invoices = yield* InvoiceRepository
   const returns = yield* PixReturnRepository
   const receivables = yield* ReceivableRepository
+  const { withdrawOtherWays } = yield* HybridBoleto.make
   const transactions = yield* Transactions
   const records = yield* InvoiceRecords.make
 
@@ -74,6 +77,7 @@ export const make = Effect.gen(function* () {
           return rejection
         }
         yield* records.move(company, invoice, paid.success)
+        yield* withdrawOtherWays(invoice, "pix", now)
         yield* Effect.logInfo("pix paid its invoice", { ...log, invoiceId: invoice.id })
         return "paid" as PixOutcome
       })

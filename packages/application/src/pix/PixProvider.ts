@@ -21,6 +21,33 @@ export interface PixChargeRequest {
   readonly summary: string
 }
 
+/** A pix charge with a due date (`cobv`): the pix side of a hybrid boleto (SPEC 15.1). */
+export interface PixDueChargeRequest {
+  readonly company: Company.Company
+  readonly amount: Cents.Cents
+  /** `txidOf` the invoice's secureId, as for an immediate charge: a boleto invoice has no other. */
+  readonly txid: string
+  /** The boleto's due date (YYYY-MM-DD, São Paulo): payable until that day ends, and not after, as the boleto. */
+  readonly dueDate: string
+  readonly payer: { readonly name: string; readonly document: Document.Document }
+  /** What the payer's app shows of the charge (at most 140 characters). */
+  readonly summary: string
+}
+
+/** Charges with a due date (`cobv`), which make each boleto hybrid: payable by its barcode or by pix. */
+export interface DueCharges {
+  /**
+   * Registers the charge (once per txid: a repeat with the same request answers the same charge) and hands back
+   * its BR Code. `PixProviderRefused` when the provider will not make it (nothing was made).
+   */
+  readonly charge: (request: PixDueChargeRequest) => Effect.Effect<{ readonly qrCode: string }, PixProviderFailure>
+  /**
+   * Removes a charge that must no longer be paid (its boleto was paid at the bank); removing one removed already
+   * succeeds. `PixProviderRefused` when the provider will not: no such charge, or it was paid meanwhile.
+   */
+  readonly remove: (txid: string) => Effect.Effect<void, PixProviderFailure>
+}
+
 /** A pix the provider received, as it tells it. */
 export interface ReceivedPix {
   readonly endToEndId: string
@@ -67,8 +94,11 @@ export class PixProvider extends Context.Service<
      * its BR Code. `PixProviderRefused` when the provider will not make it (nothing was made).
      */
     readonly charge: (request: PixChargeRequest) => Effect.Effect<{ readonly qrCode: string }, PixProviderFailure>
+    /** Charges with a due date; null for a provider that makes none (a boleto is then a boleto alone). */
+    readonly dueCharges: DueCharges | null
     /**
-     * A charge by its txid, with the pix that paid it; none when the provider has no such charge.
+     * A charge by its txid, immediate or with a due date, with the pix that paid it; none when the provider has no
+     * such charge.
      * `PixProviderRefused` when it will not say (which tells nothing of the charge).
      */
     readonly findCharge: (txid: string) => Effect.Effect<Option.Option<ProviderCharge>, PixProviderFailure>

@@ -1,9 +1,9 @@
 // Use case: what a pix provider says after a charge was made — pix received and returns settled — turned into
 // payments and refunds through the same moves, ledger and events as every other one. A page of modules: the moves a
 // pix makes (PixMoves), the returns asked for and closed (PixReturns), the pix received and vouched for by the provider
-// (PixReceipts), a notification within its budget of calls (PixNotifications), and the reconciliation and returns sweep
-// (PixSweeps). Every step is idempotent: a pix pays its invoice once, a return closes once. No provider is asked inside
-// a transaction.
+// (PixReceipts), a notification within its budget of calls (PixNotifications), and the reconciliation, the returns
+// sweep and the removal of hybrid boletos' charges the bank moved (PixSweeps). Every step is idempotent: a pix pays
+// its invoice once, a return closes once. No provider is asked inside a transaction.
 import { Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
 import type { InvoiceView } from "../invoices/InvoiceInput.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
@@ -55,13 +55,18 @@ export class PixSettlements extends Context.Service<
      */
     readonly sweepReturns: Effect.Effect<number, StorageUnavailable>
     /**
+     * Removes at the provider the pix charges of hybrid boletos whose invoice the bank paid, rejected or wrote off;
+     * how many. One the provider cannot be reached for waits for the next sweep.
+     */
+    readonly sweepCharges: Effect.Effect<number, StorageUnavailable>
+    /**
      * Tells the provider where to notify; `<url>/pix` is Fatura's notification endpoint. `PixProviderRefused` when
      * it will not take the URL: asking again is no use.
      */
     readonly registerWebhook: (url: string) => Effect.Effect<void, PixProviderFailure>
     /**
-     * Reconciles every `reconcileEvery` and sweeps returns every `sweepEvery`, for ever; a failed round is logged
-     * and tried again at the next tick.
+     * Reconciles every `reconcileEvery`, and sweeps returns and charges every `sweepEvery`, for ever; a failed round
+     * is logged and tried again at the next tick.
      */
     readonly run: (settings: {
       readonly reconcileEvery: Duration.Input
@@ -103,7 +108,7 @@ export class PixSettlements extends Context.Service<
       })
 
       const notified = yield* PixNotifications.make(steps)
-      const { reconcile, sweepReturns } = yield* PixSweeps.make(unbudgeted)
+      const { reconcile, sweepReturns, sweepCharges } = yield* PixSweeps.make(unbudgeted)
 
       const forEver = (round: Effect.Effect<unknown, unknown>, every: Duration.Input, name: string) =>
         round.pipe(
@@ -117,14 +122,16 @@ export class PixSettlements extends Context.Service<
         reconcile: reconcile(),
         settleReturn,
         sweepReturns: sweepReturns(),
+        sweepCharges: sweepCharges(),
         registerWebhook: (url) => transactions.external(provider.registerWebhook(url)),
         run: ({ reconcileEvery, sweepEvery }) =>
           Effect.all(
             [
               forEver(reconcile(), reconcileEvery, "pix reconciliation"),
-              forEver(sweepReturns(), sweepEvery, "pix returns sweep")
+              forEver(sweepReturns(), sweepEvery, "pix returns sweep"),
+              forEver(sweepCharges(), sweepEvery, "pix charges sweep")
             ],
-            { concurrency: 2, discard: true }
+            { concurrency: 3, discard: true }
           ).pipe(Effect.andThen(Effect.never))
       })
     })

@@ -1,11 +1,12 @@
 // The rounds that catch what notifications missed: the reconciliation lists what the provider received and pays the
 // invoices whose notification never came; the returns sweep settles the returns left pending, asking the provider
-// about them, or for them again.
+// about them, or for them again; the charges sweep removes the pix charges of hybrid boletos the bank moved.
 import { Timestamp } from "@fatura/domain"
 import { Effect, Option } from "effect"
 import * as Clock from "../platform/Clock.js"
 import type { PixProviderUnavailable } from "../platform/Failures.js"
 import { Transactions } from "../platform/Transactions.js"
+import { PixChargeRemovalRepository } from "./PixChargeRemovalRepository.js"
 import { PixProvider } from "./PixProvider.js"
 import type { PixSteps } from "./PixReceipts.js"
 import { PixReturnRepository } from "./PixReturnRepository.js"
@@ -24,6 +25,7 @@ export const make = (unbudgeted: PixSteps<never>) =>
     const returns = yield* PixReturnRepository
     const transactions = yield* Transactions
     const provider = yield* PixProvider
+    const removals = yield* PixChargeRemovalRepository
 
     const reconcile = Effect.fn("PixSettlements.reconcile")(function* () {
       const now = yield* Clock.now
@@ -60,5 +62,37 @@ export const make = (unbudgeted: PixSteps<never>) =>
       return closed
     })
 
-    return { reconcile, sweepReturns }
+    /**
+     * Removes the charges queued for removal, each asked of the provider with nothing held; one the provider will not
+     * remove (paid meanwhile: that pix pays nothing and goes back to its payer, or gone) is done with too. How many.
+     */
+    const sweepCharges = Effect.fn("PixSettlements.sweepCharges")(function* () {
+      const dueCharges = provider.dueCharges
+      if (dueCharges === null) return 0
+      let removed = 0
+      for (const { txid, invoiceId } of yield* removals.pending(batchSize)) {
+        const done = yield* transactions.external(dueCharges.remove(txid)).pipe(
+          Effect.as(true),
+          Effect.catchTag("PixProviderRefused", (refused) =>
+            Effect.as(
+              Effect.logWarning("the provider would not remove a hybrid boleto's pix charge", {
+                txid,
+                invoiceId,
+                reason: refused.reason
+              }),
+              true
+            )
+          ),
+          Effect.catchTag("PixProviderUnavailable", (error) =>
+            Effect.as(Effect.logWarning("pix charge not removed yet: left to the next sweep", { txid, error }), false)
+          )
+        )
+        if (!done) continue
+        yield* removals.markDone(txid, yield* Clock.now)
+        removed += 1
+      }
+      return removed
+    })
+
+    return { reconcile, sweepReturns, sweepCharges }
   })

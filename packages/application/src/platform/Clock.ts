@@ -19,3 +19,7 @@ export const businessDate = (timestamp: Timestamp.Timestamp): string =>
 /** A calendar date plus some days, as YYYY-MM-DD. */
 export const addDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+
+/** The instant a São Paulo business date ends (its next day's midnight: UTC−3, no daylight saving since 2019). */
+export const endOfBusinessDate = (date: string): Timestamp.Timestamp =>
+  Timestamp.fromDateTime(`${addDays(date, 1)}T00:00:00-03:00`)

@@ -13,6 +13,7 @@ import * as InMemoryEventOutbox from "./InMemoryEventOutbox.js"
 import * as InMemoryIdempotencyStore from "./InMemoryIdempotencyStore.js"
 import * as InMemoryInvoiceRepository from "./InMemoryInvoiceRepository.js"
 import * as InMemoryLedgerEntryRepository from "./InMemoryLedgerEntryRepository.js"
+import * as InMemoryPixChargeRemovalRepository from "./InMemoryPixChargeRemovalRepository.js"
 import * as InMemoryPixReturnRepository from "./InMemoryPixReturnRepository.js"
 import * as InMemoryPostbackRepository from "./InMemoryPostbackRepository.js"
 import * as InMemoryReadiness from "./InMemoryReadiness.js"
@@ -22,9 +23,10 @@ import * as InMemoryWebhookEndpointRepository from "./InMemoryWebhookEndpointRep
 import * as InMemoryWithdrawalRepository from "./InMemoryWithdrawalRepository.js"
 
 /**
- * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository, PixReturnRepository, EventOutbox,
- * PostbackRepository, ReceivableRepository, WebhookEndpointRepository, WithdrawalRepository, BoletoRegistrationRepository,
- * BankFileRepository, BankPayoutRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
+ * CompanyRepository, InvoiceRepository, LedgerEntryRepository, ClientRepository, CardChargeRepository,
+ * PixReturnRepository, PixChargeRemovalRepository, EventOutbox, PostbackRepository, ReceivableRepository,
+ * WebhookEndpointRepository, WithdrawalRepository, BoletoRegistrationRepository, BankFileRepository,
+ * BankPayoutRepository, CardTokenRepository, IdempotencyStore, Transactions and Readiness, sharing one database that
  * starts empty each time the layer is built.
  */
 export const layer = Layer.mergeAll(
@@ -39,6 +41,7 @@ export const layer = Layer.mergeAll(
   InMemoryIdempotencyStore.layer,
   InMemoryInvoiceRepository.layer,
   InMemoryLedgerEntryRepository.layer,
+  InMemoryPixChargeRemovalRepository.layer,
   InMemoryPixReturnRepository.layer,
   InMemoryPostbackRepository.layer,
   InMemoryReceivableRepository.layer,

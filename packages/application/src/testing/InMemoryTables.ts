@@ -9,7 +9,7 @@ import type { PixRejection } from "../pix/PixReturnRepository.js"
 import * as Clock from "../platform/Clock.js"
 import type { Delivery } from "../postbacks/PostbackRepository.js"
 import type { Endpoint } from "../postbacks/WebhookEndpointRepository.js"
-import type { BankFileRow, BankPayoutRow, BoletoRegistrationRow } from "./InMemoryBankTables.js"
+import type { BankFileRow, BankPayoutRow, BoletoRegistrationRow, PixChargeRemovalRow } from "./InMemoryBankTables.js"
 
 export interface CompanyRow extends Omit<Company.Company, "isActive3ds"> {
   readonly threeDsActivatedAt: Timestamp.Timestamp | null
@@ -151,6 +151,8 @@ export interface Tables {
   readonly pixReconciliations: ReadonlyMap<string, Timestamp.Timestamp>
   /** Received pix that paid nothing, by end-to-end id, with their return. */
   readonly pixRejections: ReadonlyMap<string, PixRejection>
+  /** The pix charges to remove at the provider, by txid. */
+  readonly pixChargeRemovals: ReadonlyMap<string, PixChargeRemovalRow>
 }
 
 export const empty: Tables = {
@@ -171,7 +173,8 @@ export const empty: Tables = {
   bankFiles: new Map(),
   bankPayouts: new Map(),
   pixReconciliations: new Map(),
-  pixRejections: new Map()
+  pixRejections: new Map(),
+  pixChargeRemovals: new Map()
 }
 
 type RowOf<T extends keyof Tables> = Tables[T] extends ReadonlyMap<unknown, infer Row> ? Row : never

@@ -2,16 +2,33 @@
 // request always gets the same code) and keeps its charges, so that a test can play what a PSP does afterwards —
 // a payer paying a charge (of its amount or another), a return the PSP settles, refuses later or refuses when asked, a
 // PSP that cannot be reached — and counts the calls it gets. Without a test driving it, no pix arrives and every
-// return is settled at once, as in the sandbox.
-import { type Cents, PixBrCode } from "@fatura/domain"
-import { Effect, Layer, Option } from "effect"
-import { PixProvider, type PixReturnRequest, type PixReturnState, type ReceivedPix } from "../pix/PixProvider.js"
+// return is settled at once, as in the sandbox. Made `withDueCharges`, it makes charges with a due date too (which
+// make boletos hybrid) and removes them when asked.
+import { type Cents, PixBrCode, PixKey } from "@fatura/domain"
+import { Effect, Layer, Option, Result } from "effect"
+import {
+  type DueCharges,
+  type PixDueChargeRequest,
+  PixProvider,
+  type PixReturnRequest,
+  type PixReturnState,
+  type ReceivedPix
+} from "../pix/PixProvider.js"
 import * as Clock from "../platform/Clock.js"
 import { PixProviderRefused, PixProviderUnavailable } from "../platform/Failures.js"
 
 /** What the stand-in PSP keeps, and how it answers: for a test to read and to change. */
 export interface Psp {
-  readonly charges: Map<string, { readonly amount: Cents.Cents; readonly pix: Array<ReceivedPix> }>
+  readonly charges: Map<
+    string,
+    {
+      readonly amount: Cents.Cents
+      readonly pix: Array<ReceivedPix>
+      /** A charge with a due date's (YYYY-MM-DD); null for an immediate one. */
+      readonly dueDate: string | null
+      removed: boolean
+    }
+  >
   readonly received: Map<string, ReceivedPix>
   readonly returns: Map<string, { readonly request: PixReturnRequest; state: PixReturnState }>
   /**
@@ -27,7 +44,7 @@ export interface Psp {
   readonly calls: Array<string>
 }
 
-export const make = () => {
+export const make = (options: { readonly withDueCharges?: boolean } = {}) => {
   const psp: Psp = {
     charges: new Map(),
     received: new Map(),
@@ -51,6 +68,8 @@ export const make = () => {
     Effect.gen(function* () {
       const charge = psp.charges.get(txid)
       if (charge === undefined) return yield* Effect.die(new Error(`the test PSP has no charge ${txid}`))
+      if (charge.removed)
+        return yield* Effect.die(new Error(`the test PSP's charge ${txid} was removed: none can pay it`))
       sequence += 1
       const pix: ReceivedPix = {
         endToEndId: `E00000000${String(sequence).padStart(23, "0")}`,
@@ -71,31 +90,59 @@ export const make = () => {
       found.state = state
     })
 
+  /** Keeps a charge (once per txid) and answers its BR Code. */
+  const keep = (
+    kind: string,
+    { company, amount, txid }: Pick<PixDueChargeRequest, "company" | "amount" | "txid">,
+    dueDate: string | null
+  ) =>
+    Effect.andThen(
+      reachable(`${kind} ${txid}`),
+      Effect.sync(() => {
+        if (!psp.charges.has(txid)) psp.charges.set(txid, { amount, pix: [], dueDate, removed: false })
+        return {
+          qrCode: PixBrCode.build({
+            pixKey: Result.getOrThrow(PixKey.parse(company.pixKey)).key,
+            merchantName: company.fantasyName,
+            merchantCity: company.address.city,
+            amount,
+            txid
+          })
+        }
+      })
+    )
+
+  const dueCharges: DueCharges = {
+    charge: (request) => keep("dueCharge", request, request.dueDate),
+    remove: (txid) =>
+      Effect.gen(function* () {
+        yield* reachable(`removeDueCharge ${txid}`)
+        const charge = psp.charges.get(txid)
+        if (charge === undefined || charge.pix.length > 0) {
+          return yield* new PixProviderRefused({
+            message: `the test PSP refused to remove the charge ${txid}`,
+            reason: charge === undefined ? "no such charge" : "the charge was paid"
+          })
+        }
+        charge.removed = true
+      })
+  }
+
   const provider = PixProvider.of({
     txidOf: PixBrCode.staticTxidOf,
-    charge: ({ company, pixKey, amount, txid }) =>
-      Effect.andThen(
-        reachable(`charge ${txid}`),
-        Effect.sync(() => {
-          if (!psp.charges.has(txid)) psp.charges.set(txid, { amount, pix: [] })
-          return {
-            qrCode: PixBrCode.build({
-              pixKey,
-              merchantName: company.fantasyName,
-              merchantCity: company.address.city,
-              amount,
-              txid
-            })
-          }
-        })
-      ),
+    dueCharges: options.withDueCharges === true ? dueCharges : null,
+    charge: (request) => keep("charge", request, null),
     findCharge: (txid) =>
       Effect.andThen(
         reachable(`findCharge ${txid}`),
         Effect.sync(() =>
           Option.map(Option.fromNullishOr(psp.charges.get(txid)), (charge) => ({
             txid,
-            status: charge.pix.length > 0 ? ("completed" as const) : ("active" as const),
+            status: charge.removed
+              ? ("removed" as const)
+              : charge.pix.length > 0
+                ? ("completed" as const)
+                : ("active" as const),
             amount: charge.amount,
             pix: [...charge.pix]
           }))

@@ -1,6 +1,6 @@
 // The exchange with a bank by CNAB 240 files (SPEC 15): every interval, the remessas not yet known at the bank are
 // uploaded (a process that died after writing or uploading one left it so; one already there is not sent again), the
-// queued boleto registrations and withdrawal payments are each written into a new remessa — recorded, with its number
+// queued boleto registrations and write-offs, and the withdrawal payments, are each written into a new remessa — recorded, with its number
 // and what it carries, in one transaction, then uploaded with nothing held, then marked sent — and every file of the
 // bank's not read before is downloaded and acted on in one transaction that records it read, so that a file is acted
 // on once, whatever happens between.
@@ -12,6 +12,7 @@ import {
   type StorageUnavailable,
   Transactions
 } from "@fatura/application"
+import type { Invoice } from "@fatura/domain"
 import { Context, type Duration, Effect, Layer, Schedule } from "effect"
 import * as Cobranca from "../Cobranca.js"
 import * as Pagamentos from "../Pagamentos.js"
@@ -52,22 +53,24 @@ export const layer = (agreement: Cobranca.Agreement) =>
       const writeCobranca = transactions.withTransaction(
         Effect.gen(function* () {
           const queued = yield* registrations.queued(batchSize)
-          if (queued.length === 0) return null
+          const writeOffs = yield* registrations.queuedWriteOffs(batchSize)
+          if (queued.length === 0 && writeOffs.length === 0) return null
           const sequence = yield* files.nextSequence
           const name = `CB${String(sequence).padStart(6, "0")}.REM`
           const content = Cobranca.remessa({
             agreement,
             sequence,
             written: yield* writtenNow,
-            instructions: queued.map((invoice) => ({ _tag: "Register", boleto: boletoOf(invoice) }) as const)
+            instructions: [
+              ...queued.map((invoice) => ({ _tag: "Register", boleto: boletoOf(invoice) }) as const),
+              ...writeOffs.map((invoice) => ({ _tag: "WriteOff", boleto: boletoOf(invoice) }) as const)
+            ]
           })
           const at = yield* nowTimestamp
           yield* files.recordRemessa({ name, service: "cobranca", sequence, content, createdAt: at })
-          yield* registrations.assign(
-            queued.map((invoice) => invoice.id),
-            name,
-            at
-          )
+          const idsOf = (invoices: ReadonlyArray<{ readonly id: Invoice.InvoiceId }>) => invoices.map(({ id }) => id)
+          yield* registrations.assign(idsOf(queued), name, at)
+          yield* registrations.assignWriteOffs(idsOf(writeOffs), name, at)
           return name
         })
       )

@@ -22,6 +22,7 @@ import { migration as receivables } from "./0019_receivables.js"
 import { migration as withdrawals } from "./0020_withdrawals.js"
 import { migration as autoWithdrawals } from "./0021_auto_withdrawals.js"
 import { migration as banks } from "./0022_banks.js"
+import { migration as hybridBoletos } from "./0023_hybrid_boletos.js"
 
 export const migrations = {
   "0001_foundation": foundation,
@@ -45,5 +46,6 @@ export const migrations = {
   "0019_receivables": receivables,
   "0020_withdrawals": withdrawals,
   "0021_auto_withdrawals": autoWithdrawals,
-  "0022_banks": banks
+  "0022_banks": banks,
+  "0023_hybrid_boletos": hybridBoletos
 }

@@ -1,13 +1,15 @@
 // The contracts of the ports a bank's files rely on (SPEC 15): a boleto's registration queued with its invoice, taken
 // into a remessa, given back when the bank refuses the file, set as the bank says and shown by the invoice; the files
-// (a remessa's number never used twice, a remessa known unsent until marked, a retorno recorded once); and the attempts
-// of a withdrawal's payment, queued once per withdrawal, taken, settled, tried again by another form.
+// (a remessa's number never used twice, a remessa known unsent until marked, a retorno recorded once); the attempts
+// of a withdrawal's payment, queued once per withdrawal, taken, settled, tried again by another form; and, for hybrid
+// boletos, the bank's payment kept once, a boleto withdrawn (never sent, or written off), and the pix charges to remove.
 import { expect } from "@effect/vitest"
 import {
   BankFileRepository,
   BankPayoutRepository,
   BoletoRegistrationRepository,
   InvoiceRepository,
+  PixChargeRemovalRepository,
   Transactions,
   WithdrawalRepository
 } from "@fatura/application"
@@ -84,7 +86,8 @@ export const bankRepositoriesContract: Contract = (it) => {
           invoiceId: first.id,
           ourNumber: first.boleto!.ourNumber,
           status: "pending",
-          remessa: "CB000001.REM"
+          remessa: "CB000001.REM",
+          paidAmount: null
         })
       )
 
@@ -94,6 +97,60 @@ export const bankRepositoriesContract: Contract = (it) => {
       expect(yield* registrations.release("CB000001.REM", at(3))).toBe(1)
       expect((yield* registrations.queued(100)).map((invoice) => invoice.id)).toContain(second.id)
       expect(Option.isNone(yield* registrations.findByOurNumber("999999999999"))).toBe(true)
+    })
+  )
+
+  it.effect("keeps the bank's payment once, and withdraws a boleto: unsent leaves the queue, sent is written off", () =>
+    Effect.gen(function* () {
+      const registrations = yield* BoletoRegistrationRepository
+      const company = yield* aCompany()
+      const mine = (invoices: ReadonlyArray<{ readonly id: number; readonly companyId: number }>) =>
+        invoices.filter((invoice) => invoice.companyId === company.id).map((invoice) => invoice.id)
+      const sent = yield* aQueuedBoleto(company)
+      const unsent = yield* aQueuedBoleto(company)
+      const remessa = `CB${company.id}.REM`
+      yield* registrations.assign([sent.id], remessa, at(1))
+
+      expect(yield* registrations.recordBankPayment(sent.id, Cents.make(9_500), at(2))).toBe(true)
+      expect(yield* registrations.recordBankPayment(sent.id, Cents.make(9_500), at(3))).toBe(false)
+      expect(Option.getOrThrow(yield* registrations.findByOurNumber(sent.boleto!.ourNumber)).paidAmount).toBe(9_500)
+
+      for (const invoice of [sent, unsent, sent]) yield* registrations.withdraw(invoice.id, at(4))
+      expect(mine(yield* registrations.queued(1_000))).toEqual([])
+      expect(mine(yield* registrations.queuedWriteOffs(1_000))).toEqual([sent.id])
+      const writeOff = `CB${company.id}W.REM`
+      yield* registrations.assignWriteOffs([sent.id], writeOff, at(5))
+      expect(mine(yield* registrations.queuedWriteOffs(1_000))).toEqual([])
+      // The write-off's remessa refused whole: it goes in the next one.
+      expect(yield* registrations.release(writeOff, at(6))).toBe(1)
+      expect(mine(yield* registrations.queuedWriteOffs(1_000))).toEqual([sent.id])
+      // The registration's own remessa refused whole: the bank never had the boleto, so neither goes.
+      yield* registrations.release(remessa, at(7))
+      expect(mine(yield* registrations.queued(1_000))).toEqual([])
+      expect(mine(yield* registrations.queuedWriteOffs(1_000))).toEqual([])
+    })
+  )
+
+  it.effect("queues a pix charge's removal once, lists it oldest first until it is done", () =>
+    Effect.gen(function* () {
+      const removals = yield* PixChargeRemovalRepository
+      const company = yield* aCompany()
+      const first = yield* anInvoice(company, { method: "bank_slip" })
+      const second = yield* anInvoice(company, { method: "bank_slip" })
+      const txid = (invoice: { readonly id: number }) => `hybrid${company.id}x${invoice.id}`.padEnd(26, "0")
+      yield* removals.queue({ txid: txid(second), invoiceId: second.id }, at(2))
+      yield* removals.queue({ txid: txid(first), invoiceId: first.id }, at(1))
+      yield* removals.queue({ txid: txid(first), invoiceId: first.id }, at(3))
+      const mine = Effect.map(removals.pending(1_000), (pending) =>
+        pending.filter((removal) => removal.txid.startsWith(`hybrid${company.id}x`))
+      )
+      expect(yield* mine).toEqual([
+        { txid: txid(first), invoiceId: first.id },
+        { txid: txid(second), invoiceId: second.id }
+      ])
+      yield* removals.markDone(txid(first), at(4))
+      yield* removals.markDone(txid(first), at(5))
+      expect(yield* mine).toEqual([{ txid: txid(second), invoiceId: second.id }])
     })
   )
 
