@@ -3,66 +3,13 @@
 // asks its reader to fill in (`export INVOICE=<secureId from the answer>`, `<token from the answer>`, the key the
 // server printed) is filled in from what came back, every request must succeed, and what the README says came of them
 // (the balance after the refunds, the postbacks the receiver prints) must be so.
-import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { at, commandsOf, json, reader, readme, section } from "./support/Readme.js"
 import { type Receiver, startReceiver } from "./support/Receiver.js"
 import { freePort, type ServerProcess, startServer } from "./support/ServerProcess.js"
-
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
-
-/** The text of the section under `heading`, up to the next heading of the same level or above. */
-const section = (heading: string) => {
-  const start = readme.indexOf(`\n${heading}\n`)
-  if (start < 0) throw new Error(`the README has no section ${heading}`)
-  const level = heading.indexOf(" ")
-  const rest = readme.slice(start + heading.length + 2)
-  const end = rest.search(new RegExp(`\\n#{1,${level}} `))
-  return end < 0 ? rest : rest.slice(0, end)
-}
-
-/** The `sh` blocks of a section, each split into its commands (a command goes on while a quote is open or a line ends in `\`). */
-const commandsOf = (text: string): Array<string> =>
-  [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap(([, block]) => {
-    const commands: Array<string> = []
-    let current = ""
-    let quote: "'" | '"' | null = null
-    for (const line of (block ?? "").split("\n")) {
-      current = current === "" ? line : `${current}\n${line}`
-      for (let i = 0; i < line.length; i++) {
-        const char = line[i]
-        if (quote === null && char === "#" && (i === 0 || line[i - 1] === " ")) break
-        if (char === "\\" && quote !== "'") i++
-        else if (quote === null && (char === "'" || char === '"')) quote = char
-        else if (char === quote) quote = null
-      }
-      if (quote === null && !line.endsWith("\\") && current.trim() !== "") {
-        commands.push(current)
-        current = ""
-      }
-    }
-    return commands
-  })
-
-interface Answer {
-  readonly command: string
-  readonly status: number
-  readonly body: string
-}
-
-const json = (answer: Answer) => {
-  try {
-    return JSON.parse(answer.body) as unknown
-  } catch {
-    return undefined
-  }
-}
-
-/** The value at a dotted path (`invoice.token_checkout`, `data.0.id`) of a JSON answer. */
-const at = (value: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((inner, key) => (inner as Record<string, unknown> | undefined)?.[key], value)
 
 describe("the README's walkthrough, payer's side and postbacks, as written", () => {
   let server: ServerProcess
@@ -98,45 +45,9 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
   })
 
   it("runs every command, each request succeeds, and what the README says of them holds", async () => {
-    const answers: Array<Answer> = []
-    const env: Record<string, string> = {}
     const key = /sk_test_[0-9A-Za-z]{32}/.exec(server.output())?.[0]
     expect(key, server.output()).toBeDefined()
-
-    /** What the README asks its reader to fill in, filled in from what came back. */
-    const fillIn = (text: string) =>
-      text.replace(/<([^<>]+?) from (the answer|POST [^>]+)>/g, (placeholder, path: string, source: string) => {
-        const answer =
-          source === "the answer"
-            ? answers.at(-1)
-            : answers.findLast((earlier) => earlier.command.includes(source.slice("POST ".length)))
-        const value = answer === undefined ? undefined : at(json(answer), path)
-        if (typeof value !== "string" && typeof value !== "number") {
-          throw new Error(`${placeholder}: nothing there in ${answer?.body}`)
-        }
-        return String(value)
-      })
-
-    const run = (command: string) =>
-      new Promise<Answer>((resolve, reject) => {
-        // curl prints the status after the body, so that every request can be held to it.
-        const script = `curl() { command curl -w '\\n%{http_code}' "$@"; }\n${command}`
-        const child = spawn("bash", ["-c", script], { cwd: workDir, env: { ...process.env, ...env } })
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (chunk: Buffer) => {
-          stdout += chunk.toString()
-        })
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString()
-        })
-        child.once("error", reject)
-        child.once("exit", (code) => {
-          if (code !== 0) return reject(new Error(`${command}\nexited with ${code}:\n${stdout}${stderr}`))
-          const newline = stdout.lastIndexOf("\n")
-          resolve({ command, status: Number(stdout.slice(newline + 1)), body: stdout.slice(0, newline) })
-        })
-      })
+    const { answers, env, take } = reader(workDir)
 
     // The requests and what the reader keeps of their answers; the receiver is the test's own, and the example
     // merchant has tests of its own (apps/example).
@@ -150,16 +61,8 @@ describe("the README's walkthrough, payer's side and postbacks, as written", () 
       const command = written
         .replaceAll("http://localhost:3000", base)
         .replaceAll("http://127.0.0.1:4000/postbacks", receiver.url("/postbacks"))
-      const exported = /^export (\w+)=(.*?)(\s+#.*)?$/.exec(command)
-      if (exported !== null) {
-        const [, name = "", value = ""] = exported
-        env[name] = name === "KEY" ? key! : fillIn(value)
-        continue
-      }
-      const answer = await run(fillIn(command))
-      expect(answer.status, `${command}\nanswered ${answer.status}: ${answer.body}`).toBeGreaterThanOrEqual(200)
-      expect(answer.status, `${command}\nanswered ${answer.status}: ${answer.body}`).toBeLessThan(300)
-      answers.push(answer)
+      const answer = await take(command, key!)
+      if (answer === undefined) continue
       const previous = answers.at(-2)?.command ?? ""
       if (command.includes("/api/v2/company") && previous.includes("/refund")) afterRefunds = json(answer)
     }
