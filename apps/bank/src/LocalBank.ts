@@ -72,6 +72,8 @@ export const start = async (
     }
   }
   const clock = { now: () => saoPaulo(Date.now()) }
+  // The simulator's switch, kept in memory: a restart makes the bank prompt again.
+  let receiptDelayMs = 0
   const cycle = () =>
     change((current) => {
       const acted = Clearing.cycle(current, place, clock)
@@ -85,6 +87,7 @@ export const start = async (
     hostKey: keys.hostPrivateKey,
     user: bank.user,
     clientPublicKey: keys.clientPublicKey,
+    receiptDelayMs: () => receiptDelayMs,
     log
   })
   const simulator = await Simulator.start({
@@ -92,6 +95,9 @@ export const start = async (
     port: settings.simulatorPort,
     bankCode: bank.code,
     change,
+    slowReceipts: (ms) => {
+      receiptDelayMs = ms
+    },
     today: () => {
       const { date } = saoPaulo(Date.now())
       return { date, creditOn: nextWeekday(date) }

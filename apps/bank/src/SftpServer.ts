@@ -29,6 +29,8 @@ export interface SftpOptions {
   readonly user: string
   /** The client's public key, as `ssh-ed25519 AAAA…`. */
   readonly clientPublicKey: string
+  /** How long the bank takes to acknowledge a remessa it took (the simulator's switch): a slow bank. */
+  readonly receiptDelayMs: () => number
   readonly log: (message: string, fields?: Record<string, unknown>) => void
 }
 
@@ -201,7 +203,10 @@ export const start = (options: SftpOptions): Promise<Sftp> => {
             }
             renameSync(source.disk, target.disk)
             options.log("remessa received", { file: posix.basename(to) })
-            sftp.status(reqId, STATUS_CODE.OK)
+            // The file is the bank's from here: a client that dies before the answer comes has still delivered it.
+            const delay = options.receiptDelayMs()
+            if (delay > 0) setTimeout(() => sftp.status(reqId, STATUS_CODE.OK), delay)
+            else sftp.status(reqId, STATUS_CODE.OK)
           })
           for (const unsupported of ["REMOVE", "RMDIR", "MKDIR", "READLINK", "SYMLINK"] as const) {
             sftp.on(unsupported, (reqId: number) => denied(reqId))

@@ -1,6 +1,7 @@
 // The bank's simulator over HTTP (JSON), for what happens outside a bank's files: a payer paying a boleto by its
-// digitable line or barcode, a registration the bank rejects, a transfer it fails or the receiving bank returns.
-// What it changes is answered in the next retorno, as anything else the bank does.
+// digitable line or barcode, a registration the bank rejects, a transfer it fails or the receiving bank returns; and
+// a switch that makes its SFTP server slow to acknowledge a remessa. What it changes is answered in the next retorno,
+// as anything else the bank does.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Barcode from "./Barcode.js"
@@ -14,6 +15,8 @@ export interface SimulatorOptions {
   readonly bankCode: string
   /** Runs `change` on the book and saves it. */
   readonly change: <A>(change: (book: Book) => A) => A
+  /** Makes the SFTP server wait `ms` before it acknowledges a remessa it took (0: at once). */
+  readonly slowReceipts: (ms: number) => void
   readonly today: () => { readonly date: string; readonly creditOn: string }
 }
 
@@ -42,6 +45,14 @@ const optionalCents = (value: unknown): number | undefined | null =>
 
 export const start = (options: SimulatorOptions): Promise<Simulator> => {
   const routes: Record<string, (body: Record<string, unknown>, id?: string) => readonly [number, unknown]> = {
+    "POST /switches": (body) => {
+      const delay = body.receipt_delay_ms
+      if (!Number.isSafeInteger(delay) || (delay as number) < 0 || (delay as number) > 600_000) {
+        return [400, { error: "receipt_delay_ms: milliseconds, 0 to 600000" }]
+      }
+      options.slowReceipts(delay as number)
+      return [200, { receipt_delay_ms: delay }]
+    },
     "GET /boletos": () => [200, options.change((book) => Object.values(book.boletos))],
     "GET /transfers": () => [200, options.change((book) => book.transfers)],
     "POST /boletos/pay": (body) => {

@@ -131,6 +131,28 @@ describe("the local bank", () => {
     session.end()
   })
 
+  it("takes a remessa at its rename even when a switch makes it slow to acknowledge it", async () => {
+    // A bank of its own, so that the others' books stay as they are.
+    const slow = await startBank()
+    expect((await simulate(slow.bank, "POST", "/switches", { receipt_delay_ms: -1 })).status).toBe(400)
+    expect((await simulate(slow.bank, "POST", "/switches", { receipt_delay_ms: 60_000 })).status).toBe(200)
+    const session = await signIn(slow.env)
+    let acknowledged = false
+    const uploading = upload(session.sftp, "CB000077.REM", registering(slow.env, 77, [boleto("7701")])).then(() => {
+      acknowledged = true
+    })
+    // The file is the bank's before the client hears so: a client that died now would still have delivered it.
+    while (!(await list(session.sftp, "/remessa")).includes("CB000077.REM")) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(acknowledged).toBe(false)
+    session.end()
+    await uploading.catch(() => undefined)
+    expect(acknowledged).toBe(false)
+    expect(slow.bank.cycle()).toEqual(["CB000077.REM"])
+    await slow.stop()
+  })
+
   it("refuses a malformed remessa whole, with a report of G059's codes and the lines at fault", async () => {
     const session = await signIn(test.env)
     const good = registering(test.env, 4, [boleto("3001")]).split("\r\n")
