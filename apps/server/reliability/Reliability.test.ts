@@ -4,6 +4,7 @@
 // The scenarios run in this order, one at a time; the outage stops a cluster of the suite's own, which the card-data
 // scan still reads before it is removed.
 import { afterAll } from "vitest"
+import { bankCrashScenario } from "./BankCrash.js"
 import { cardDataScenario } from "./CardData.js"
 import { crashScenario } from "./Crash.js"
 import { databaseRestartScenario } from "./DatabaseRestart.js"
@@ -20,6 +21,7 @@ afterAll(async () => {
 
 crashScenario()
 withdrawalCrashScenario()
+bankCrashScenario()
 databaseRestartScenario()
 tenancyScenario()
 hostileInputScenario()

@@ -4,11 +4,11 @@
 // `withdrawal.processing` event (one handed over again as if new would have a second), one `withdrawal.paid` (one
 // settled twice would have a second), its fee and amount debited once and nothing given back, and the pix balance is
 // what the sales left less what the withdrawals drew. The server is killed with the worker, as a machine that stops.
-import { type ChildProcess, spawn } from "node:child_process"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type Connection, connect, createDatabase } from "./support/Cluster.js"
 import { payer } from "./support/Journal.js"
 import { type Company, createCompany, fatura, type Service, serve } from "./support/Service.js"
+import { type Worker, workerOn } from "./support/Worker.js"
 
 const count = 10
 const amount = 1_000
@@ -18,56 +18,6 @@ const fee = 367
 const sales = [10_000, 10_000]
 /** How long every withdrawal may take to be paid after the last restart, besides waiting for a look already set. */
 const settleWithinSeconds = 30
-
-const workerMain = new URL("../../worker/dist/main.js", import.meta.url).pathname
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-interface Worker {
-  /** Starts it; resolves once it says it started. */
-  readonly start: () => Promise<void>
-  /** SIGKILL: no chance to finish anything. */
-  readonly kill: () => Promise<void>
-  readonly stop: () => Promise<void>
-  /** All every start of it printed. */
-  readonly output: () => string
-}
-
-/** `fatura-worker` on `databaseUrl` as a process of its own, which the scenario kills and starts again. */
-const workerOn = (databaseUrl: string): Worker => {
-  let child: ChildProcess | undefined
-  let printed = ""
-  const start = () => {
-    const since = printed.length
-    const started = spawn(process.execPath, [workerMain], { env: { ...process.env, DATABASE_URL: databaseUrl } })
-    child = started
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`fatura-worker did not start:\n${printed.slice(since)}`)), 90_000)
-      const append = (chunk: Buffer) => {
-        printed += chunk.toString()
-        if (printed.slice(since).includes("worker started")) {
-          clearTimeout(timer)
-          resolve()
-        }
-      }
-      started.stdout?.on("data", append)
-      started.stderr?.on("data", append)
-      // After all it printed was read: a worker killed once it had started has resolved already.
-      started.once("close", (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`fatura-worker exited (${code ?? signal}) before starting:\n${printed.slice(since)}`))
-      })
-    })
-  }
-  const signal = async (name: NodeJS.Signals) => {
-    const running = child
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return
-    const exited = new Promise((resolve) => running.once("exit", resolve))
-    running.kill(name)
-    await exited
-  }
-  return { start, kill: () => signal("SIGKILL"), stop: () => signal("SIGTERM"), output: () => printed }
-}
 
 interface State {
   readonly pending: number
