@@ -8,6 +8,8 @@ import { PspSettings } from "./PspSettings.js"
 export const offeredScopes = [
   "cob.write",
   "cob.read",
+  "cobv.write",
+  "cobv.read",
   "pix.write",
   "pix.read",
   "webhook.write",

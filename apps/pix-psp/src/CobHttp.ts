@@ -1,13 +1,13 @@
 // `PUT /cob/{txid}` and `GET /cob/{txid}`: the client creates an immediate charge under its own txid and reads it
 // back. A repeated PUT with the same terms answers the charge as it is (clients retry with the same txid); different
 // terms revise an ATIVA charge (`revisao` + 1, same location) and are refused once it is not ATIVA (the spec's
-// `CobOperacaoInvalida`).
+// `CobOperacaoInvalida`), as is a txid that names a charge with a due date.
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { guarded } from "./ApiAccess.js"
-import { Charges, type ChargeTerms, revisionOf } from "./Charges.js"
+import * as ChargeRequests from "./ChargeRequests.js"
+import { Charges, type CobTerms, isOfKind, revisionOf } from "./Charges.js"
 import * as CobWire from "./CobWire.js"
-import * as Identifiers from "./Identifiers.js"
 import * as Money from "./Money.js"
 import * as Problem from "./Problem.js"
 import { PspSettings } from "./PspSettings.js"
@@ -16,22 +16,14 @@ import { PublicAddress } from "./PublicAddress.js"
 import { ReceivedPixes } from "./ReceivedPix.js"
 import * as Violations from "./Violations.js"
 
-const text = (maxLength: number) => Schema.String.check(Schema.isMaxLength(maxLength))
+const { text } = ChargeRequests
 
 /** `CobSolicitada`, as far as this PSP takes it. */
 const CobRequest = Schema.Struct({
   calendario: Schema.Struct({
     expiracao: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0)))
   }),
-  devedor: Schema.optionalKey(
-    Schema.Struct({
-      cpf: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{11}$/, { expected: "11 dígitos" }))),
-      cnpj: Schema.optionalKey(
-        Schema.String.check(Schema.isPattern(/^[0-9A-Z]{14}$/, { expected: "14 dígitos ou letras maiúsculas" }))
-      ),
-      nome: text(200)
-    })
-  ),
+  devedor: Schema.optionalKey(Schema.Struct(ChargeRequests.debtorFields)),
   loc: Schema.optionalKey(Schema.Unknown),
   valor: Schema.Struct({
     original: Money.Amount,
@@ -40,9 +32,7 @@ const CobRequest = Schema.Struct({
   }),
   chave: text(77),
   solicitacaoPagador: Schema.optionalKey(text(140)),
-  infoAdicionais: Schema.optionalKey(
-    Schema.Array(Schema.Struct({ nome: text(50), valor: text(200) })).check(Schema.isMaxLength(50))
-  )
+  infoAdicionais: Schema.optionalKey(ChargeRequests.InfoAdicionais)
 })
 const decodeCobRequest = Schema.decodeUnknownEffect(CobRequest)
 
@@ -54,32 +44,17 @@ const schemaDetail =
 
 /** The terms of a request the schema took, or what the spec says is wrong with them. */
 const termsOf = (request: typeof CobRequest.Type, pixKey: string) => {
-  const violations: Array<Problem.Violation> = []
-  if (request.chave !== pixKey) {
-    violations.push({
-      razao: "A chave não pertence a este usuário recebedor.",
-      propriedade: "cob.chave",
-      valor: request.chave
-    })
-  }
-  if (Money.toCents(request.valor.original) === 0) {
-    violations.push({ razao: "O valor da cobrança não pode ser 0.00.", propriedade: "cob.valor.original" })
-  }
+  const violations = [...ChargeRequests.sharedViolations(request, "cob", pixKey)]
   if (request.valor.retirada !== undefined) {
     violations.push({
       razao: "Pix Saque e Pix Troco não são oferecidos por este PSP.",
       propriedade: "cob.valor.retirada"
     })
   }
-  if (request.loc !== undefined) {
-    violations.push({ razao: "Este PSP não oferece locations criadas à parte (/loc).", propriedade: "cob.loc.id" })
-  }
-  const devedor = request.devedor
-  if (devedor !== undefined && (devedor.cpf === undefined) === (devedor.cnpj === undefined)) {
-    violations.push({ razao: "O devedor tem um CPF ou um CNPJ, não ambos nem nenhum.", propriedade: "cob.devedor" })
-  }
   if (violations.length > 0) return { violations }
-  const terms: ChargeTerms = {
+  const { devedor } = request
+  const terms: CobTerms = {
+    kind: "cob",
     expiracao: request.calendario.expiracao ?? 86_400,
     original: Money.toCents(request.valor.original),
     chave: request.chave,
@@ -97,11 +72,8 @@ const put = guarded(
   "cob.write",
   Effect.gen(function* () {
     const txid = (yield* HttpRouter.params).txid ?? ""
-    if (!Identifiers.txidPattern.test(txid)) {
-      return invalidCob(schemaDetail, [
-        { razao: "O txid tem de 26 a 35 letras e dígitos.", propriedade: "txid", valor: txid }
-      ])
-    }
+    const badTxid = ChargeRequests.txidViolations(txid)
+    if (badTxid.length > 0) return invalidCob(schemaDetail, badTxid)
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* Effect.option(request.json)
     if (Option.isNone(body)) return invalidCob("O corpo da requisição não é um JSON.", [])
@@ -116,13 +88,16 @@ const put = guarded(
       Effect.map(({ charge }) =>
         HttpServerResponse.jsonUnsafe(CobWire.cob(charge, { authority, settings }), { status: 201 })
       ),
-      Effect.catchTag("ChargeNotActive", (refused) =>
-        Effect.succeed(
-          invalidCob("A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.", [
-            { razao: `A cobrança está ${refused.status}.`, propriedade: "cob.status", valor: refused.status }
-          ])
-        )
-      )
+      Effect.catchTags({
+        ChargeNotActive: (refused) =>
+          Effect.succeed(
+            invalidCob("A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.", [
+              { razao: `A cobrança está ${refused.status}.`, propriedade: "cob.status", valor: refused.status }
+            ])
+          ),
+        TxidTaken: (taken) =>
+          Effect.succeed(invalidCob("A cobrança está semanticamente errada.", [ChargeRequests.takenViolation(taken)]))
+      })
     )
   })
 )
@@ -131,7 +106,8 @@ const get = guarded(
   "cob.read",
   Effect.gen(function* () {
     const txid = (yield* HttpRouter.params).txid ?? ""
-    const found = yield* (yield* Charges).find(txid)
+    // A charge with a due date is not an immediate one: `GET /cobv/{txid}` reads it.
+    const found = Option.filter(yield* (yield* Charges).find(txid), (charge) => isOfKind(charge, "cob"))
     if (Option.isNone(found)) return Problem.notFound("CobNaoEncontrado", `Nenhuma cobrança com o txid ${txid}.`)
     const charge = found.value
     const search = yield* HttpServerRequest.ParsedSearchParams

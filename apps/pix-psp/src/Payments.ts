@@ -2,7 +2,7 @@
 // the client refunds a pix it received, which settles after PIX_PSP_REFUND_DELAY_MS. Both end in a webhook
 // notification.
 import { Clock, Context, Effect, FiberSet, Layer, Option, Schema } from "effect"
-import { type Charge, Charges, isPayable, termsOf } from "./Charges.js"
+import { type Charge, Charges, isPayable, kindOf, termsOf } from "./Charges.js"
 import { type NotificationOutcome, Notifications } from "./Notifications.js"
 import { PspSettings } from "./PspSettings.js"
 import {
@@ -31,7 +31,10 @@ export interface Payment {
 export class Payments extends Context.Service<
   Payments,
   {
-    /** A payer pays the charge `valor` cents (its own amount when not said); it is CONCLUIDA when they match. */
+    /**
+     * A payer pays the charge, of either kind, `valor` cents (its own amount when not said); it is CONCLUIDA when they
+     * match.
+     */
     readonly pay: (
       txid: string,
       payment: { readonly valor?: number; readonly infoPagador?: string }
@@ -66,7 +69,11 @@ export class Payments extends Context.Service<
           const now = yield* Clock.currentTimeMillis
           if (!isPayable(found.value, now)) {
             const reason =
-              found.value.status === "ATIVA" ? "a cobrança expirou" : `a cobrança está ${found.value.status}`
+              found.value.status !== "ATIVA"
+                ? `a cobrança está ${found.value.status}`
+                : kindOf(found.value) === "cob"
+                  ? "a cobrança expirou"
+                  : "a cobrança venceu e passou da validade após o vencimento"
             return yield* new ChargeNotPayable({ txid, reason })
           }
           const terms = termsOf(found.value)

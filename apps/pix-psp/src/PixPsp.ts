@@ -10,6 +10,7 @@ import { AccessTokens } from "./AccessTokens.js"
 import { Charges } from "./Charges.js"
 import { clientSettings } from "./ClientSettings.js"
 import * as CobHttp from "./CobHttp.js"
+import * as CobvHttp from "./CobvHttp.js"
 import * as LocationHttp from "./LocationHttp.js"
 import { LocationSigner } from "./LocationSigner.js"
 import { Notifications } from "./Notifications.js"
@@ -27,7 +28,7 @@ import * as WebhookHttp from "./WebhookHttp.js"
 import { Webhooks } from "./Webhooks.js"
 
 /**
- * Any other route, an API Pix product this PSP does not offer included (`cobv`, `loc`, `rec`…), gets the spec's
+ * Any other route, an API Pix product this PSP does not offer included (`lotecobv`, `loc`, `rec`…), gets the spec's
  * answer to a product outside the client's contract: 403 AcessoNegado.
  */
 const notOffered = HttpRouter.add(
@@ -39,6 +40,7 @@ const notOffered = HttpRouter.add(
 export const routes = Layer.mergeAll(
   OAuthHttp.layer,
   CobHttp.layer,
+  CobvHttp.layer,
   PixHttp.layer,
   WebhookHttp.layer,
   LocationHttp.layer,

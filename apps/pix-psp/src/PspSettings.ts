@@ -15,8 +15,12 @@ export interface Settings {
   /** Merchant name and city written in the BR Codes (ASCII, at most 25 and 15 characters). */
   readonly merchantName: string
   readonly merchantCity: string
-  /** The CNPJ of the client (the receiving user), as the webhook's `GET` says it. */
+  /** The CNPJ of the client (the receiving user), as the webhook's `GET` and a charge's `recebedor` say it. */
   readonly merchantCnpj: string
+  /** The client's address, as a charge with a due date names its `recebedor`: street, state (UF) and CEP. */
+  readonly merchantStreet: string
+  readonly merchantState: string
+  readonly merchantPostalCode: string
 }
 
 /** The PSP always listens on loopback: it is a development tool, and its server certificate names only loopback. */
@@ -37,7 +41,12 @@ export class PspSettings extends Context.Service<PspSettings, Settings>()("@fatu
       refundDelayMs: yield* whole("PIX_PSP_REFUND_DELAY_MS", 500, 0, 3_600_000),
       merchantName: yield* Config.String("PIX_PSP_MERCHANT_NAME").pipe(Config.withDefault("FATURA LOCAL")),
       merchantCity: yield* Config.String("PIX_PSP_MERCHANT_CITY").pipe(Config.withDefault("SAO PAULO")),
-      merchantCnpj: yield* Config.String("PIX_PSP_MERCHANT_CNPJ").pipe(Config.withDefault("12345678000195"))
+      merchantCnpj: yield* Config.String("PIX_PSP_MERCHANT_CNPJ").pipe(Config.withDefault("12345678000195")),
+      merchantStreet: yield* Config.String("PIX_PSP_MERCHANT_STREET").pipe(
+        Config.withDefault("Avenida Paulista, 1000")
+      ),
+      merchantState: yield* Config.String("PIX_PSP_MERCHANT_UF").pipe(Config.withDefault("SP")),
+      merchantPostalCode: yield* Config.String("PIX_PSP_MERCHANT_CEP").pipe(Config.withDefault("01310100"))
     } satisfies Settings
   })
 

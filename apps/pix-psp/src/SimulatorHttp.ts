@@ -1,6 +1,6 @@
 // The simulator, which is not part of the API Pix and asks for no credentials: `POST /simulator/pay` plays a payer
-// paying a charge (by txid or by its pix copia e cola), and `/simulator/switches` makes the PSP slow, failing,
-// forgetful of its notifications, or refusing refunds (later, or when they are asked for).
+// paying a charge, immediate or with a due date (by txid or by its pix copia e cola), and `/simulator/switches` makes
+// the PSP slow, failing, forgetful of its notifications, or refusing refunds (later, or when they are asked for).
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as BrCode from "./BrCode.js"

@@ -150,7 +150,7 @@ describe("OAuth2 client credentials", () => {
       access_token: expect.any(String),
       token_type: "Bearer",
       expires_in: ttlSeconds,
-      scope: "cob.write cob.read pix.write pix.read webhook.write webhook.read"
+      scope: "cob.write cob.read cobv.write cobv.read pix.write pix.read webhook.write webhook.read"
     })
     expect((await client.authenticate(clientId, "wrong")).json()).toMatchObject({ error: "invalid_client" })
     expect((await client.authenticate("someone", clientSecret)).status).toBe(401)

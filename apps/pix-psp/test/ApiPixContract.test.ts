@@ -1,5 +1,6 @@
 // The contract the other tests rely on: the vendored document is the Central Bank's 2.9.0, unmodified; each of its
-// errata still corrects something there (when a new release fixes one, it goes); and it refuses what it should.
+// errata still corrects something there (when a new release fixes one, it goes); and it refuses what it should, for
+// immediate charges and charges with a due date alike, their locations included.
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { load } from "js-yaml"
@@ -28,6 +29,56 @@ const goodCharge = {
   chave: "key",
   pixCopiaECola: "000201"
 }
+
+const token = "0123456789abcdef0123456789abcdef"
+const recebedor = {
+  cnpj: "12345678000195",
+  nome: "Loja",
+  logradouro: "Avenida Paulista, 1000",
+  cidade: "São Paulo",
+  uf: "SP",
+  cep: "01310100"
+}
+
+const goodDueCharge = {
+  calendario: { criacao: "2026-01-01T12:00:00.000Z", dataDeVencimento: "2026-01-31", validadeAposVencimento: 0 },
+  txid,
+  revisao: 0,
+  loc: {
+    id: 2,
+    location: `127.0.0.1:8443/qr/v2/cobv/${token}`,
+    tipoCob: "cobv",
+    criacao: "2026-01-01T12:00:00.000Z",
+    txid
+  },
+  location: `127.0.0.1:8443/qr/v2/cobv/${token}`,
+  status: "ATIVA",
+  devedor: { cnpj: "11222333000181", nome: "Fulana Ltda" },
+  recebedor,
+  valor: { original: "10.00" },
+  chave: "key",
+  pixCopiaECola: "000201"
+}
+
+const duePayload = {
+  calendario: {
+    criacao: "2026-01-01T12:00:00.000Z",
+    apresentacao: "2026-01-02T12:00:00.000Z",
+    dataDeVencimento: "2026-01-31",
+    validadeAposVencimento: 0
+  },
+  devedor: { cnpj: "11222333000181", nome: "Fulana Ltda" },
+  recebedor,
+  txid,
+  revisao: 0,
+  status: "ATIVA",
+  valor: { original: "10.00", final: "10.00" },
+  chave: "key"
+}
+
+/** A compact JWS of `payload`, as a location serves it (the signature is not the contract's to check). */
+const jws = (payload: unknown) =>
+  ["{}", JSON.stringify(payload), "signature"].map((part) => Buffer.from(part).toString("base64url")).join(".")
 
 const getCharge = (status: number, body: unknown, headers: Record<string, string> = json): HttpExchange => ({
   method: "GET",
@@ -91,5 +142,48 @@ describe("the API Pix contract", () => {
       })
     ).toEqual([])
     expect(contract.checkNotification({ pix: [{ endToEndId: "short", valor: "1.00" }] })).not.toEqual([])
+  })
+
+  it("checks charges with a due date, and matches their locations to the cobv payload, not to GET /cobv/{txid}", () => {
+    const put: HttpExchange = {
+      method: "PUT",
+      target: `/cobv/${txid}`,
+      requestHeaders: json,
+      requestBody: JSON.stringify({
+        calendario: { dataDeVencimento: "2026-01-31", validadeAposVencimento: 0 },
+        devedor: { cnpj: "11222333000181", nome: "Fulana Ltda" },
+        valor: { original: "10.00" },
+        chave: "key"
+      }),
+      status: 201,
+      responseHeaders: json,
+      responseBody: JSON.stringify(goodDueCharge)
+    }
+    expect(contract.check(put)).toEqual([])
+    const { recebedor: _recebedor, ...withoutReceiver } = goodDueCharge
+    expect(contract.check({ ...put, responseBody: JSON.stringify(withoutReceiver) })).toEqual([
+      expect.stringMatching(/answer: \(root\) must have required property 'recebedor'/)
+    ])
+    expect(
+      contract.check({
+        ...put,
+        requestBody: JSON.stringify({ calendario: {}, valor: { original: "1.00" }, chave: "k" })
+      })
+    ).not.toEqual([])
+
+    const location: HttpExchange = {
+      method: "GET",
+      target: `/qr/v2/cobv/${token}?DPP=2026-01-20`,
+      requestHeaders: {},
+      status: 200,
+      responseHeaders: { "content-type": "application/jose" },
+      responseBody: jws(duePayload)
+    }
+    expect(contract.check(location)).toEqual([])
+    expect(contract.checked.at(-1)).toBe("GET /cobv/{pixUrlAccessToken} 200")
+    const { valor: _valor, ...withoutAmount } = duePayload
+    expect(contract.check({ ...location, responseBody: jws(withoutAmount) })).toEqual([
+      expect.stringMatching(/answer: \(root\) must have required property 'valor'/)
+    ])
   })
 })

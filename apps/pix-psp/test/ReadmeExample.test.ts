@@ -1,5 +1,6 @@
 // The README's examples, run as its reader would: the PSP started by its shell command from the repository's root
-// (printing its settings as export lines), then the curl walkthrough with those settings, then SIGTERM.
+// (printing its settings as export lines), then the curl walkthroughs — an immediate charge, then charges with a due
+// date — with those settings, then SIGTERM.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -10,6 +11,7 @@ import { freshDir } from "./support/TestPsp.js"
 const root = new URL("../../..", import.meta.url).pathname
 const startExample = new URL("../examples/pix-psp.sh", import.meta.url).pathname
 const curlExample = new URL("../examples/curl.sh", import.meta.url).pathname
+const cobvExample = new URL("../examples/cobv.sh", import.meta.url).pathname
 const built = new URL("../dist/main.js", import.meta.url).pathname
 
 const names = [
@@ -69,7 +71,7 @@ describe("the README's examples", () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it("starts the PSP, which prints what a client needs, serves the curl walkthrough, and stops on SIGTERM", async () => {
+  it("starts the PSP, which prints what a client needs, serves the curl walkthroughs, and stops on SIGTERM", async () => {
     await eventually(
       "the PSP to print its settings",
       () => {
@@ -90,11 +92,13 @@ describe("the README's examples", () => {
       expect(file?.startsWith("/") && existsSync(file)).toBe(true)
     }
 
-    const walkthrough = await new Promise<string>((resolve, reject) =>
-      execFile("sh", [curlExample], { cwd: root, env: { ...process.env, ...exports } }, (error, out, err) =>
-        error === null ? resolve(out) : reject(new Error(`${error.message}\n${out}\n${err}`))
+    const walk = (example: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile("sh", [example], { cwd: root, env: { ...process.env, ...exports } }, (error, out, err) =>
+          error === null ? resolve(out) : reject(new Error(`${error.message}\n${out}\n${err}`))
+        )
       )
-    )
+    const walkthrough = await walk(curlExample)
     const [created, jws, paid, read] = walkthrough.trim().split("\n")
     const charge = JSON.parse(created ?? "")
     expect(charge).toMatchObject({ status: "ATIVA", valor: { original: "10.00" }, chave: exports.FATURA_PIX_KEY })
@@ -110,6 +114,23 @@ describe("the README's examples", () => {
       status: 200,
       responseHeaders: { "content-type": "application/json" },
       responseBody: read ?? ""
+    })
+
+    const [dueCreated, dueJws, duePaid, dueRead, removed] = (await walk(cobvExample)).trim().split("\n")
+    const dueCharge = JSON.parse(dueCreated ?? "")
+    expect(dueCharge).toMatchObject({ status: "ATIVA", loc: { tipoCob: "cobv" }, valor: { original: "25.00" } })
+    const payload = JSON.parse(Buffer.from(dueJws?.split(".")[1] ?? "", "base64url").toString("utf8"))
+    expect(payload).toMatchObject({ txid: dueCharge.txid, calendario: dueCharge.calendario, valor: { final: "25.00" } })
+    expect(JSON.parse(duePaid ?? "")).toMatchObject({ charge: { txid: dueCharge.txid, status: "CONCLUIDA" } })
+    expect(JSON.parse(dueRead ?? "")).toMatchObject({ status: "CONCLUIDA", pix: [{ txid: dueCharge.txid }] })
+    expect(JSON.parse(removed ?? "")).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR", revisao: 1 })
+    contract.check({
+      method: "GET",
+      target: `/cobv/${dueCharge.txid}`,
+      requestHeaders: {},
+      status: 200,
+      responseHeaders: { "content-type": "application/json" },
+      responseBody: dueRead ?? ""
     })
     expect(contract.problems).toEqual([])
 

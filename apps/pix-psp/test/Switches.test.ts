@@ -65,7 +65,7 @@ describe("the simulator's switches", () => {
   })
 
   it("answers 403 AcessoNegado to an API Pix product it does not offer", async () => {
-    const answer = await client.get(`/cobv/${newTxid()}`)
+    const answer = await client.get("/lotecobv/1")
     expect(answer.status).toBe(403)
     expect(answer.json()).toMatchObject({ type: "https://pix.bcb.gov.br/api/v2/error/AcessoNegado" })
   })

@@ -138,7 +138,7 @@ export const bankCrashScenario = () =>
 
       // The bank takes a remessa at once and acknowledges it a minute later: the worker waits on its upload.
       await bank.simulate("POST", "/switches", { receipt_delay_ms: 60_000 })
-      worker = workerOn(url, { FATURA_BANK_EXCHANGE_INTERVAL: "1 second" })
+      worker = workerOn(url, { ...bank.settings, FATURA_BANK_EXCHANGE_INTERVAL: "1 second" })
       const starting = worker.start()
       starting.catch(() => undefined)
       const deadline = Date.now() + 60_000

@@ -2,8 +2,16 @@
 // line and its Interleaved 2 of 5 barcode, which bwip-js draws and pdf-lib embeds; no fonts or network needed. A slip
 // the bank has not registered says so above all (SPEC 15.1), and a hybrid one carries its pix QR code under the bars.
 import { Boleto, Cents } from "@fatura/domain"
-import { toBuffer } from "bwip-js"
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib"
+import {
+  barcodeHeight,
+  barcodePng,
+  narrowBar,
+  pixelsPerModule,
+  qrCodePng,
+  qrCodeSide,
+  quietZoneModules
+} from "./BoletoImages.js"
 
 export interface BoletoDocument {
   readonly payee: { readonly name: string; readonly document: string }
@@ -26,14 +34,6 @@ export interface BoletoDocument {
   /** The BR Code of the pix charge with a due date that pays it too (a hybrid boleto); null when none. */
   readonly pixQrCode: string | null
 }
-
-// FEBRABAN's barcode: narrow bars of 1/100 in (0.72 pt), wide ones three times that (bwip-js's ITF ratio), 13 mm tall,
-// which makes the 405 modules of 44 digits about 103 mm long. The quiet zones are part of the image so that it scans
-// on its own; two pixels a module keep the bars sharp when a viewer smooths the image.
-const narrowBar = 0.72
-const barcodeHeight = (13 / 25.4) * 72
-const quietZoneModules = 10
-const pixelsPerModule = 2
 
 const pageWidth = 595.28
 const pageHeight = 841.89
@@ -139,33 +139,6 @@ const registrationNotices = {
   pending: ["BOLETO AINDA NÃO REGISTRADO NO BANCO", "Aguarde o registro para pagá-lo: até lá, nenhum banco o aceita."],
   rejected: ["BOLETO RECUSADO PELO BANCO", "Este boleto não foi registrado e não pode ser pago."]
 } as const
-
-// The pix QR code of a hybrid slip (BWIPP's default error correction, M): about 30 mm square, its quiet zone of four
-// modules inside the image.
-const qrCodeSide = (30 / 25.4) * 72
-
-const qrCodePng = (brCode: string): Promise<Uint8Array> =>
-  toBuffer({
-    bcid: "qrcode",
-    text: brCode,
-    scale: 4,
-    paddingwidth: 4,
-    paddingheight: 4,
-    backgroundcolor: "FFFFFF"
-  })
-
-const barcodePng = (digits: string): Promise<Uint8Array> =>
-  toBuffer({
-    bcid: "interleaved2of5",
-    text: digits,
-    // The 44 digits already hold FEBRABAN's own check digit; ITF's optional one would make it 45.
-    includecheck: false,
-    includetext: false,
-    height: 13,
-    scale: pixelsPerModule,
-    paddingwidth: quietZoneModules,
-    backgroundcolor: "FFFFFF"
-  })
 
 /** Renders a boleto as PDF bytes; the same document always gives the same bytes. */
 export const render = async (document: BoletoDocument): Promise<Uint8Array> => {

@@ -52,14 +52,23 @@ const chargeStatuses = {
 
 const ChargeStatus = Schema.Literals(Object.keys(chargeStatuses) as Array<keyof typeof chargeStatuses>)
 
-/** `CobGerada`: the answer of `PUT /cob/{txid}`. */
+/** What a status of the API Pix means for a charge, of either kind. */
+export const toChargeStatus = (status: typeof ChargeStatus.Type): ProviderCharge["status"] => chargeStatuses[status]
+
+/** `CobGerada` and `CobVGerada`: the answer of `PUT /cob/{txid}` and `PUT /cobv/{txid}`. */
 export const CreatedCharge = Schema.Struct({
   txid: Schema.String,
   status: ChargeStatus,
   pixCopiaECola: Schema.NonEmptyString
 })
 
-/** `CobCompleta`: the answer of `GET /cob/{txid}`. */
+/** A charge's status, as `CobVGerada` (the answer of `PATCH /cobv/{txid}`) has it. */
+export const RevisedCharge = Schema.Struct({
+  txid: Schema.String,
+  status: ChargeStatus
+})
+
+/** `CobCompleta` and `CobVCompleta`: the answer of `GET /cob/{txid}` and `GET /cobv/{txid}`. */
 export const Charge = Schema.Struct({
   txid: Schema.String,
   status: ChargeStatus,
@@ -99,7 +108,7 @@ export const toReceivedPix = (pix: typeof Pix.Type): ReceivedPix => ({
 
 export const toProviderCharge = (charge: typeof Charge.Type): ProviderCharge => ({
   txid: charge.txid,
-  status: chargeStatuses[charge.status],
+  status: toChargeStatus(charge.status),
   amount: charge.valor.original,
   pix: (charge.pix ?? []).map(toReceivedPix)
 })

@@ -23,6 +23,7 @@ afterEach(() => {
 })
 afterAll(() => psp?.stop())
 
+/** Two calls of the API Pix: a charge of neither kind is asked for as an immediate one, then as one with a due date. */
 const findUnknownCharge = PixProvider.use((pix) => pix.findCharge(chargeRequest().txid))
 
 describe("the access token", () => {
@@ -37,7 +38,7 @@ describe("the access token", () => {
       expect(exchanges.tokenRequests).toBe(1)
       for (let call = 0; call < 3; call++) yield* findUnknownCharge
       expect(exchanges.tokenRequests).toBe(1)
-      expect(exchanges.apiCalls).toHaveLength(11)
+      expect(exchanges.apiCalls).toHaveLength(22)
     }).pipe(Effect.provide(PixApi.layer(settingsOf(psp), { transformClient: exchanges.transformClient })))
   })
 
@@ -63,7 +64,7 @@ describe("the access token", () => {
         PixApi.layer(settingsOf(shortLived), { transformClient: exchanges.transformClient })
       )
       yield* calls
-      expect(exchanges.apiCalls).toEqual(["GET /cob/… 404", "GET /cob/… 404", "GET /cob/… 404"])
+      expect(exchanges.apiCalls).toEqual(Array.from({ length: 3 }, () => ["GET /cob/… 404", "GET /cobv/… 404"]).flat())
     }).pipe(Effect.scoped)
   )
 
@@ -88,9 +89,11 @@ describe("the access token", () => {
       ).toEqual([
         "POST /oauth/token 200",
         "GET /cob/… 404",
+        "GET /cobv/… 404",
         "GET /cob/… 401",
         "POST /oauth/token 200",
-        "GET /cob/… 404"
+        "GET /cob/… 404",
+        "GET /cobv/… 404"
       ])
     }).pipe(Effect.scoped)
   )

@@ -32,7 +32,13 @@ afterAll(async () => {
   try {
     // The contract did hold the adapter's exchanges, not only the payer's.
     expect(new Set(contract.checked)).toEqual(
-      new Set(["PUT /cob/{txid} 201", "GET /cob/{txid} 200", "GET /cob/{txid} 404", "GET /{pixUrlAccessToken} 200"])
+      new Set([
+        "PUT /cob/{txid} 201",
+        "GET /cob/{txid} 200",
+        "GET /cob/{txid} 404",
+        "GET /cobv/{txid} 404",
+        "GET /{pixUrlAccessToken} 200"
+      ])
     )
   } finally {
     await psp?.stop()
@@ -162,12 +168,12 @@ describe("findCharge", () => {
     )
   )
 
-  it.live("answers none for a txid the PSP has no charge for", () =>
+  it.live("answers none for a txid the PSP has no charge for, immediate or with a due date", () =>
     withProvider(
       Effect.gen(function* () {
         const pix = yield* PixProvider
         expect(yield* pix.findCharge(chargeRequest().txid)).toEqual(Option.none())
-        expect(exchanges.apiCalls).toEqual(["GET /cob/… 404"])
+        expect(exchanges.apiCalls).toEqual(["GET /cob/… 404", "GET /cobv/… 404"])
       })
     )
   )

@@ -82,6 +82,7 @@ export class ApiPixClient {
   get = (target: string, options?: SendOptions) => this.send("GET", target, options)
   put = (target: string, json: unknown, options?: SendOptions) => this.send("PUT", target, { ...options, json })
   post = (target: string, json: unknown, options?: SendOptions) => this.send("POST", target, { ...options, json })
+  patch = (target: string, json: unknown, options?: SendOptions) => this.send("PATCH", target, { ...options, json })
   delete = (target: string, options?: SendOptions) => this.send("DELETE", target, options)
 
   /** The client-credentials grant with HTTP Basic; keeps the token for the next requests when it is granted. */

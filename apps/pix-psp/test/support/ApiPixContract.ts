@@ -77,6 +77,19 @@ export const errata: ReadonlyArray<Erratum> = [
       })
       return corrected
     }
+  },
+  {
+    defect: "DadosRecebedor requires `logradouro`, `cidade`, `uf` and `cep` of the charge itself",
+    reason:
+      "They are the address of the `recebedor`, whose own schema requires them again: every example of a charge with " +
+      "a due date (cobResponse4, cobPayload2) writes them inside `recebedor` and never beside it.",
+    correct: (document) => {
+      const schema = document.components?.schemas?.DadosRecebedor
+      const inner = schema?.properties?.recebedor?.allOf?.some((part: Node) => Array.isArray(part.required))
+      if (!Array.isArray(schema?.required) || !inner) return 0
+      delete schema.required
+      return 1
+    }
   }
 ]
 
@@ -84,6 +97,18 @@ export const errata: ReadonlyArray<Erratum> = [
 export const callbackPath = (name: string) => `/callbacks/${name}`
 
 const methods = ["get", "put", "post", "patch", "delete"] as const
+
+/** Whether `path` is one the document's path template names (`/cobv/{txid}` names `/cobv/abc`). */
+const templateMatches = (template: string, path: string) =>
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}$`
+  ).test(path)
+
+const payloadTags = new Set(["CobPayload", "RecPayload"])
+const isPayloadOperation = (operation: Operation) => (operation.tags ?? []).some((tag) => payloadTags.has(tag))
 
 /**
  * What the document implies without writing it: a 401 on every operation its OAuth2 scheme protects (RFC 6750: no
@@ -269,9 +294,17 @@ export class ApiPixContract {
     const path = isLocation ? url.pathname.slice(this.locationPrefix.length) : url.pathname
     const headers = headerRecord(exchange.requestHeaders)
     const query = Object.fromEntries(url.searchParams)
-    const operation = this.api.matchOperation({ method, path, headers, query })
-    const isPayload = (operation?.tags ?? []).some((tag) => tag === "CobPayload" || tag === "RecPayload")
-    if (operation === undefined || isPayload !== isLocation) {
+    // A location is matched among the locations alone: to a router, the document's `/cobv/{pixUrlAccessToken}` (a
+    // charge with a due date's) is the same path as `/cobv/{txid}`, which it lists first.
+    const operation = isLocation
+      ? this.api
+          .getOperations()
+          .find(
+            (candidate) =>
+              candidate.method === method && isPayloadOperation(candidate) && templateMatches(candidate.path, path)
+          )
+      : this.api.matchOperation({ method, path, headers, query })
+    if (operation === undefined || isPayloadOperation(operation) !== isLocation) {
       return this.record(name, ["no operation of the API Pix document answers to this method and path"])
     }
     const problems: Array<string> = []

@@ -31,6 +31,9 @@ export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
   merchantName: "Fatura Teste",
   merchantCity: "São Paulo",
   merchantCnpj: "12345678000195",
+  merchantStreet: "Avenida Paulista, 1000",
+  merchantState: "SP",
+  merchantPostalCode: "01310100",
   ...overrides
 })
 

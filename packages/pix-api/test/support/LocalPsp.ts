@@ -6,19 +6,20 @@
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { PixChargeRequest } from "@fatura/application"
+import type { PixChargeRequest, PixDueChargeRequest } from "@fatura/application"
 import { AutoWithdrawal, Cents, type Company, Document, FeePlan, type PixKey, Timestamp } from "@fatura/domain"
 import { Effect, Redacted, Result } from "effect"
 import { HttpClient, type HttpClientRequest, type HttpClientResponse, UrlParams } from "effect/http"
 import * as Certificates from "../../../../apps/pix-psp/src/Certificates.js"
 import { ApiPixClient } from "../../../../apps/pix-psp/test/support/ApiPixClient.js"
 import { ApiPixContract } from "../../../../apps/pix-psp/test/support/ApiPixContract.js"
+import { saoPauloDay } from "../../../../apps/pix-psp/test/support/Charges.js"
 import { startPsp, type TestPsp } from "../../../../apps/pix-psp/test/support/TestPsp.js"
 import * as PixApi from "../../src/index.js"
 
 export { eventually } from "../../../../apps/pix-psp/test/support/Eventually.js"
 export { WebhookReceiver } from "../../../../apps/pix-psp/test/support/WebhookReceiver.js"
-export { ApiPixClient, ApiPixContract, startPsp, type TestPsp }
+export { ApiPixClient, ApiPixContract, saoPauloDay, startPsp, type TestPsp }
 
 /** The adapter's settings for the PSP's account, as the PSP prints them, with `overrides`. */
 export const settingsOf = (psp: TestPsp, overrides: Partial<PixApi.PixApiSettings> = {}): PixApi.PixApiSettings => ({
@@ -155,6 +156,23 @@ export const chargeRequest = (
     summary: "Pão de queijo (3)"
   }
 }
+
+/** A charge with a due date as the application asks for one beside a boleto: due in 10 days unless said. */
+export const dueChargeRequest = (
+  options: {
+    readonly secureId?: string
+    readonly cents?: number
+    readonly document?: string
+    readonly dueDate?: string
+  } = {}
+): PixDueChargeRequest => ({
+  company,
+  amount: Cents.make(options.cents ?? 15_000),
+  txid: PixApi.txidOf(options.secureId ?? crypto.randomUUID()),
+  dueDate: options.dueDate ?? saoPauloDay(10),
+  payer: { name: "Maria Souza", document: documentOf(options.document ?? "529.982.247-25") },
+  summary: "Mensalidade de março"
+})
 
 /** A client certificate and key issued by a CA that is not the PSP's, and that CA, as PEM files. */
 export const foreignIdentity = () =>
