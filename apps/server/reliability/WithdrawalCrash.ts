@@ -19,6 +19,8 @@ const sales = [10_000, 10_000]
 /** How long every withdrawal may take to be paid after the last restart, besides waiting for a look already set. */
 const settleWithinSeconds = 30
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 interface State {
   readonly pending: number
   readonly processing: number
