@@ -9,7 +9,6 @@ import { Context, Effect, Layer, Option, Result } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
 import { InvoiceRepository } from "../invoices/InvoiceRepository.js"
-
 import * as Clock from "../platform/Clock.js"
 import type { StorageUnavailable } from "../platform/Failures.js"
 import { BoletoRegistrationRepository } from "./BoletoRegistrationRepository.js"
