@@ -24,11 +24,13 @@ const saoPaulo = (millis: number) => {
   return { date: local.slice(0, 10), time: local.slice(11, 19), minute: local.slice(0, 16).replace(/[-T:]/g, "") }
 }
 
-/** The next weekday after `date`: when a boleto paid today is credited. */
-const nextWeekday = (date: string) => {
+/** The second weekday after `date`: when a boleto paid today is credited (the bank's float, D+2). */
+const creditDay = (date: string) => {
   let millis = Date.parse(`${date}T12:00:00Z`)
-  do millis += 86_400_000
-  while ([0, 6].includes(new Date(millis).getUTCDay()))
+  for (let weekdays = 0; weekdays < 2; ) {
+    millis += 86_400_000
+    if (![0, 6].includes(new Date(millis).getUTCDay())) weekdays++
+  }
   return new Date(millis).toISOString().slice(0, 10)
 }
 
@@ -100,7 +102,7 @@ export const start = async (
     },
     today: () => {
       const { date } = saoPaulo(Date.now())
-      return { date, creditOn: nextWeekday(date) }
+      return { date, creditOn: creditDay(date) }
     }
   })
   const timer = setInterval(() => {

@@ -2,10 +2,10 @@
 // retorno registers or rejects it (which expires the invoice), paid at the bank for its amount or another (said in its
 // timeline and event), written off; a retorno read twice changes nothing; a remessa whose upload a dying process left
 // unrecorded reaches the bank once; a remessa the bank refuses whole is sent again in the next one.
-import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { BankTransport } from "@fatura/cnab240"
-import { Effect, Layer } from "effect"
+import { BankTransport, Cobranca } from "@fatura/cnab240"
+import { Effect, Layer, Result } from "effect"
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bankActs, exchange, startLocalBank, type TestBank } from "./support/Bank.js"
@@ -118,6 +118,17 @@ describe.each(testDatabases)("boletos registered at the bank on $name", (databas
       ["payment", 19_500],
       ["fee", 349]
     ])
+    // Available on the day the bank said it credits the payment, as its retorno reads.
+    const retorno = readdirSync(join(bank.bank.filesDir, "retorno"))
+      .filter((name) => name.startsWith("CB"))
+      .sort()
+      .at(-1)!
+    const credited = Result.getOrThrow(
+      Cobranca.retorno(readFileSync(join(bank.bank.filesDir, "retorno", retorno), "latin1"))
+    ).occurrences.find((occurrence) => occurrence.movement === "06")?.creditedOn
+    expect(credited).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const receivables = await app.request("GET", `/api/v2/receivables?invoice_id=${short.secureId}`, { key })
+    expect(receivables.body.data.map((receivable: any) => receivable.payment_date)).toEqual([credited])
 
     // The same retorno again, under another name: read, and nothing changes.
     const retornos = join(bank.bank.filesDir, "retorno")

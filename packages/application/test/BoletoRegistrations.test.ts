@@ -2,7 +2,7 @@
 // its slips pending: queued with the invoice; registered; rejected (the invoice expires); paid at the bank through the
 // same move as every payment, another amount said in the timeline and the event; written off. Each once.
 import { describe, expect, it } from "@effect/vitest"
-import { Cents, type Invoice } from "@fatura/domain"
+import { BusinessCalendar, Cents, type Invoice } from "@fatura/domain"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { BoletoRegistrationRepository } from "../src/boletos/BoletoRegistrationRepository.js"
@@ -10,6 +10,7 @@ import { BoletoRegistrations } from "../src/boletos/BoletoRegistrations.js"
 import type { Principal } from "../src/companies/Principal.js"
 import { Invoices } from "../src/invoices/Invoices.js"
 import { Postbacks } from "../src/postbacks/Postbacks.js"
+import { Receivables } from "../src/receivables/Receivables.js"
 import * as TestApplication from "../src/testing/TestApplication.js"
 import * as TestBoletoIssuer from "../src/testing/TestBoletoIssuer.js"
 import { boletoRequest, registerMerchant, startClock } from "./support/Merchant.js"
@@ -94,9 +95,10 @@ describe("BoletoRegistrations", () => {
         const exact = yield* aBoleto(principal, 10_000)
         const short = yield* aBoleto(principal, 20_000)
         for (const invoice of [exact, short]) yield* registrations.registered(invoice.boleto!.ourNumber)
-        expect(yield* registrations.paidAtBank(exact.boleto!.ourNumber, Cents.make(10_000))).toBe("applied")
-        expect(yield* registrations.paidAtBank(exact.boleto!.ourNumber, Cents.make(10_000))).toBe("unchanged")
-        expect(yield* registrations.paidAtBank(short.boleto!.ourNumber, Cents.make(19_500))).toBe("applied")
+        const creditedOn = BusinessCalendar.plusDays(BusinessCalendar.saoPauloDate(exact.createdAt), 2)
+        expect(yield* registrations.paidAtBank(exact.boleto!.ourNumber, Cents.make(10_000), creditedOn)).toBe("applied")
+        expect(yield* registrations.paidAtBank(exact.boleto!.ourNumber, Cents.make(10_000), null)).toBe("unchanged")
+        expect(yield* registrations.paidAtBank(short.boleto!.ourNumber, Cents.make(19_500), null)).toBe("applied")
         const paidExact = yield* current(principal, exact)
         const paidShort = yield* current(principal, short)
         expect([paidExact.status, paidExact.timeline.at(-1)?.detail]).toEqual(["paid", null])
@@ -108,6 +110,16 @@ describe("BoletoRegistrations", () => {
           "invoice.paid",
           "paid at the bank: R$ 195,00 for a boleto of R$ 200,00"
         ])
+        // Available on the day the bank credits it, as its retorno says.
+        const page = yield* (yield* Receivables).list(principal, {
+          limit: 10,
+          startingAfter: null,
+          status: null,
+          invoice: exact.secureId,
+          paymentDateGte: null,
+          paymentDateLte: null
+        })
+        expect(page.receivables.map((receivable) => receivable.paymentDate)).toEqual([creditedOn])
         // What the bank received, less the boleto's fee: the books hold the money that came in.
         expect(paidShort.movements.map((entry) => [entry.type, entry.amount])).toEqual([
           ["payment", 19_500],
@@ -129,7 +141,7 @@ describe("BoletoRegistrations", () => {
         expect(yield* registrations.writtenOff(invoice.boleto!.ourNumber)).toBe("applied")
         expect((yield* current(principal, invoice)).status).toBe("expired")
         yield* TestClock.adjust("1 hour")
-        expect(yield* registrations.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000))).toBe("unchanged")
+        expect(yield* registrations.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000), null)).toBe("unchanged")
         expect((yield* current(principal, invoice)).status).toBe("expired")
         expect((yield* eventsOf(principal, invoice)).at(-1)).toEqual([
           "invoice.payment_rejected",

@@ -145,8 +145,8 @@ describe("hybrid boletos", () => {
         const invoice = yield* aBoleto(principal)
         yield* boletos.registered(invoice.boleto!.ourNumber)
         const pix = yield* paidByPix(psp, invoice)
-        expect(yield* boletos.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000))).toBe("unchanged")
-        expect(yield* boletos.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000))).toBe("unchanged")
+        expect(yield* boletos.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000), null)).toBe("unchanged")
+        expect(yield* boletos.paidAtBank(invoice.boleto!.ourNumber, Cents.make(10_000), null)).toBe("unchanged")
         const paid = (yield* current(principal, invoice)).invoice
         expect(paid.movements.map((entry) => [entry.type, entry.amount])).toEqual([
           ["payment", 10_000],
@@ -186,7 +186,7 @@ describe("hybrid boletos", () => {
         const atBank = yield* aBoleto(principal)
         const rejected = yield* aBoleto(principal, 20_000)
         yield* boletos.registered(atBank.boleto!.ourNumber)
-        expect(yield* boletos.paidAtBank(atBank.boleto!.ourNumber, Cents.make(10_000))).toBe("applied")
+        expect(yield* boletos.paidAtBank(atBank.boleto!.ourNumber, Cents.make(10_000), null)).toBe("applied")
         expect(yield* boletos.rejected(rejected.boleto!.ourNumber, "48 CEP Inválido")).toBe("applied")
         // A payer pays the charge before the sweep removes it: that pix pays nothing and goes back whole.
         const late = yield* psp.pay(atBank.pix!.txid)

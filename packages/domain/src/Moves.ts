@@ -3,6 +3,7 @@
 // its refunded total) with the ledger entries it writes — or the refusal of the diagram or of the action's own rule.
 // Nothing else builds a move: the application writes what these return.
 import { Result, Schema } from "effect"
+import type { CalendarDate } from "./BusinessCalendar.js"
 import { type Cents, formatBRL } from "./Cents.js"
 import type { FeePlan } from "./FeePlan.js"
 import type { Invoice } from "./Invoice.js"
@@ -110,29 +111,29 @@ export const pay = (
 /**
  * A boleto paid at the bank (SPEC 15.1): it pays its invoice as any payment does, whatever the payer paid — a bank
  * takes what it is given for a registered boleto. The ledger and the receivables hold what the bank received, less
- * the invoice's fee, and a payment of another amount is said in the move's detail.
+ * the invoice's fee, available on the day the bank credits it (`creditedOn`, when it says; else the plan's), and a
+ * payment of another amount is said in the move's detail.
  */
 export const payAtBank = (
   invoice: Pick<Movable, "status" | "method" | "amount" | "refundedAmount" | "paidAt" | "fee">,
   at: Timestamp,
   plan: Pick<FeePlan, "settlementDays">,
-  paidAmount: Cents
+  paid: { readonly amount: Cents; readonly creditedOn: CalendarDate | null }
 ): Result.Result<Transition, PaidByCardOnly | InvalidTransition | PaymentMismatch> =>
-  Result.map(pay(invoice, at, plan), (transition) =>
-    paidAmount === invoice.amount
-      ? transition
-      : {
-          ...transition,
-          ...Receivable.schedule(plan, {
-            method: invoice.method,
-            installments: 1,
-            amount: paidAmount,
-            fee: invoice.fee.estimatedFee as Cents,
-            paidAt: at
-          }),
-          detail: `paid at the bank: ${formatBRL(paidAmount)} for a boleto of ${formatBRL(invoice.amount as Cents)}`
-        }
-  )
+  Result.map(pay(invoice, at, plan), (transition) => ({
+    ...transition,
+    ...Receivable.schedule(plan, {
+      method: invoice.method,
+      installments: 1,
+      amount: paid.amount,
+      fee: invoice.fee.estimatedFee as Cents,
+      paidAt: at,
+      creditedOn: paid.creditedOn ?? undefined
+    }),
+    ...(paid.amount === invoice.amount
+      ? {}
+      : { detail: `paid at the bank: ${formatBRL(paid.amount)} for a boleto of ${formatBRL(invoice.amount as Cents)}` })
+  }))
 
 /**
  * What a refund of `requested` (everything left when null) makes of a paid invoice (Refund.plan), taken back from its

@@ -45,13 +45,16 @@ export interface Scheduled {
 export const dueDate = (paidOn: CalendarDate, days: number, k: number): CalendarDate =>
   days * k === 0 ? paidOn : onBusinessDay(plusDays(paidOn, days * k))
 
+const max = (a: CalendarDate, b: CalendarDate): CalendarDate => (a >= b ? a : b)
+
 /** `total` over `n` parts: each ⌊total / n⌋, the first also the remainder, so that they add up exactly. */
 export const part = (total: number, n: number, k: number): number => Math.floor(total / n) + (k === 1 ? total % n : 0)
 
 /**
  * What a payment of `amount`, with `fee`, made at `paidAt` will pay: one receivable (pix, boleto) or one per card
  * installment, each waiting until its day or available when that is the day of payment; and the payment's ledger
- * entries, the amount credited and the fee debited in the bucket of the receivables they belong to.
+ * entries, the amount credited and the fee debited in the bucket of the receivables they belong to. `creditedOn`, when
+ * a bank said on which day it credits the payment (a boleto paid at the bank), is that day instead of the plan's.
  */
 export const schedule = (
   plan: Pick<FeePlan, "settlementDays">,
@@ -61,9 +64,11 @@ export const schedule = (
     readonly amount: Cents
     readonly fee: Cents
     readonly paidAt: Timestamp
+    readonly creditedOn?: CalendarDate | undefined
   }
 ): Scheduled => {
   const paidOn = saoPauloDate(payment.paidAt)
+  const creditedOn = payment.creditedOn === undefined ? undefined : max(paidOn, payment.creditedOn)
   const n = payment.method === "credit_card" ? Math.max(1, payment.installments) : 1
   const days = plan.settlementDays[payment.method]
   const balance = balanceKindOf(payment.method)
@@ -71,7 +76,7 @@ export const schedule = (
     const k = index + 1
     const amount = part(payment.amount, n, k)
     const fee = part(payment.fee, n, k)
-    const paymentDate = dueDate(paidOn, days, k)
+    const paymentDate = creditedOn ?? dueDate(paidOn, days, k)
     return {
       installment: k,
       amount,

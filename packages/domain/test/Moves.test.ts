@@ -2,7 +2,7 @@
 // refund or a chargeback taken from the invoice's waiting receivables first.
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
-import { Cents, FeePlan, Ledger, Moves } from "../src/index.js"
+import { BusinessCalendar, Cents, FeePlan, Ledger, Moves } from "../src/index.js"
 import { applied, at, pendingInvoice, type State } from "./support/Invoices.js"
 import { netOf, receivable } from "./support/Receivables.js"
 
@@ -62,9 +62,10 @@ describe("Moves", () => {
 
   it("pays a boleto at the bank for what the payer paid, saying so when it is not the boleto's amount", () => {
     const boleto = pendingInvoice("bank_slip", 10_000)
-    const exact = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, Cents.make(10_000)))
+    const bank = (amount: number) => ({ amount: Cents.make(amount), creditedOn: null })
+    const exact = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, bank(10_000)))
     expect(exact).toEqual(Result.getOrThrow(Moves.pay(boleto, at(1), plan)))
-    const short = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, Cents.make(9_500)))
+    const short = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, bank(9_500)))
     expect(short).toMatchObject({
       status: "paid",
       event: "invoice.paid",
@@ -73,10 +74,30 @@ describe("Moves", () => {
     expect(short.movements).toEqual(Ledger.onPaid("bank_slip", Cents.make(9_500), Cents.make(349), "waiting"))
     expect(netOf(short.receivables)).toBe(9_500 - 349)
     // A paid boleto is paid once; a card is paid by its charge alone.
-    expect(Result.isFailure(Moves.payAtBank({ ...boleto, status: "paid" }, at(2), plan, Cents.make(10_000)))).toBe(true)
-    expect(
-      Result.isFailure(Moves.payAtBank(pendingInvoice("credit_card", 10_000), at(2), plan, Cents.make(10_000)))
-    ).toBe(true)
+    expect(Result.isFailure(Moves.payAtBank({ ...boleto, status: "paid" }, at(2), plan, bank(10_000)))).toBe(true)
+    expect(Result.isFailure(Moves.payAtBank(pendingInvoice("credit_card", 10_000), at(2), plan, bank(10_000)))).toBe(
+      true
+    )
+  })
+
+  it("makes a boleto paid at the bank available on the day the bank credits it, never before the payment", () => {
+    const boleto = pendingInvoice("bank_slip", 10_000)
+    const paidOn = BusinessCalendar.saoPauloDate(at(1))
+    const creditedOn = BusinessCalendar.plusDays(paidOn, 4)
+    const credited = Result.getOrThrow(Moves.payAtBank(boleto, at(1), plan, { amount: Cents.make(10_000), creditedOn }))
+    expect(credited.receivables.map((receivable) => [receivable.paymentDate, receivable.status])).toEqual([
+      [creditedOn, "waiting_funds"]
+    ])
+    // A credit date before the payment (a bank's mistake) makes it available on the day it was paid.
+    const early = Result.getOrThrow(
+      Moves.payAtBank(boleto, at(1), plan, {
+        amount: Cents.make(10_000),
+        creditedOn: BusinessCalendar.plusDays(paidOn, -2)
+      })
+    )
+    expect(early.receivables.map((receivable) => [receivable.paymentDate, receivable.status])).toEqual([
+      [paidOn, "available"]
+    ])
   })
 
   it("pays a hybrid boleto by its pix, saying so, and a pix invoice by its pix without a word", () => {

@@ -4,7 +4,7 @@
 // when it differs; written off (the invoice expires if still pending). Each happens once: a retorno read again, or an
 // answer the invoice has moved past, changes nothing. The pix charge of a hybrid boleto whose invoice the bank moves
 // is queued for removal at the provider, so that no one pays it by pix as well (SPEC 15.1).
-import { Cents, type Company, type Invoice, Moves } from "@fatura/domain"
+import { type BusinessCalendar, Cents, type Company, type Invoice, Moves } from "@fatura/domain"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { companyOf } from "../companies/CompanyRepository.js"
 import * as InvoiceRecords from "../invoices/InvoiceRecords.js"
@@ -23,7 +23,12 @@ export class BoletoRegistrations extends Context.Service<
     readonly registered: (ourNumber: string) => Effect.Effect<Outcome, StorageUnavailable>
     /** `reasons`: the bank's, as it words them. */
     readonly rejected: (ourNumber: string, reasons: string) => Effect.Effect<Outcome, StorageUnavailable>
-    readonly paidAtBank: (ourNumber: string, paidAmount: Cents.Cents) => Effect.Effect<Outcome, StorageUnavailable>
+    /** `creditedOn`: the day the bank credits the payment (YYYY-MM-DD), when it says. */
+    readonly paidAtBank: (
+      ourNumber: string,
+      paidAmount: Cents.Cents,
+      creditedOn: BusinessCalendar.CalendarDate | null
+    ) => Effect.Effect<Outcome, StorageUnavailable>
     readonly writtenOff: (ourNumber: string) => Effect.Effect<Outcome, StorageUnavailable>
   }
 >()("@fatura/application/BoletoRegistrations") {
@@ -84,14 +89,18 @@ export class BoletoRegistrations extends Context.Service<
           return "applied" as Outcome
         })
 
-      const paidAtBank = (ourNumber: string, paidAmount: Cents.Cents) =>
+      const paidAtBank = (
+        ourNumber: string,
+        paidAmount: Cents.Cents,
+        creditedOn: BusinessCalendar.CalendarDate | null
+      ) =>
         Effect.gen(function* () {
           const found = yield* locked(ourNumber)
           if (Option.isNone(found)) return "unknown" as Outcome
           const { company, invoice } = found.value
           const now = yield* Clock.now
           if (!(yield* registrations.recordBankPayment(invoice.id, paidAmount, now))) return "unchanged" as Outcome
-          const paid = Moves.payAtBank(invoice, now, company.feePlan, paidAmount)
+          const paid = Moves.payAtBank(invoice, now, company.feePlan, { amount: paidAmount, creditedOn })
           if (Result.isFailure(paid)) {
             // The bank took a payment for a boleto whose invoice is no longer payable (expired meanwhile, or paid by
             // its pix first): the invoice stays as it is, and the company is told.

@@ -10,13 +10,18 @@ import {
   type BoletoRegistrations,
   type PayoutChange
 } from "@fatura/application"
-import { Cents } from "@fatura/domain"
-import { Effect, Option, Result } from "effect"
+import { BusinessCalendar, Cents } from "@fatura/domain"
+import { Effect, Option, Result, Schema } from "effect"
 import type * as CnabFile from "../CnabFile.js"
 import type * as Cobranca from "../Cobranca.js"
 import { describeOccurrences, describeReasons, isPixRefusal } from "../Occurrences.js"
 import type * as Pagamentos from "../Pagamentos.js"
 import { nowTimestamp } from "./ExchangeValues.js"
+
+const isCalendarDate = Schema.is(BusinessCalendar.CalendarDate)
+
+/** The bank's date, when it is one. */
+const calendarDate = (date: string | null) => (date !== null && isCalendarDate(date) ? date : null)
 
 const unreadable = (name: string, malformed: CnabFile.MalformedFile) =>
   Effect.logError("a file of the bank's cannot be read: kept, and acted on in no part", {
@@ -41,7 +46,7 @@ export const actOnCobranca = (
           yield* boletos.rejected(ourNumber, describeReasons(occurrence.reasons))
           break
         case "06":
-          yield* boletos.paidAtBank(ourNumber, Cents.make(occurrence.paid))
+          yield* boletos.paidAtBank(ourNumber, Cents.make(occurrence.paid), calendarDate(occurrence.creditedOn))
           break
         case "09":
           yield* boletos.writtenOff(ourNumber)
